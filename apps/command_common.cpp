@@ -1,0 +1,57 @@
+#include "command_common.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace payback::cli {
+
+void add_scenario_args(CLI::App& command, ScenarioArgs& args, bool optional) {
+    auto* positional = command.add_option("scenario", args.path, "Scenario file (TOML)");
+    if (!optional) positional->required();
+    command.add_option("--set", args.assignments,
+                       "Override a scenario value, e.g. --set electricity.price_per_kwh=0.3 "
+                       "or --set rig.parts[0].price=1400 (repeatable)");
+}
+
+std::string default_scenario_path() {
+    if (const char* path = std::getenv("PAYBACK_DEFAULT_SCENARIO"); path && *path) return path;
+    return std::string(PAYBACK_SCENARIOS_DIR) + "/venus-2019.toml";
+}
+
+Scenario load(const ScenarioArgs& args) {
+    std::vector<Override> overrides;
+    for (const auto& assignment : args.assignments) overrides.push_back(parse_override(assignment));
+    return load_scenario(args.path.empty() ? default_scenario_path() : args.path, overrides);
+}
+
+void emit(const std::string& text) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+}
+
+std::string amount(double value, int decimals) {
+    if (!std::isfinite(value)) return "-";
+    std::string digits = fmt::format("{:.{}f}", std::fabs(value), decimals);
+    const auto point = digits.find('.');
+    std::string whole = digits.substr(0, point);
+    const std::string rest = point == std::string::npos ? "" : digits.substr(point);
+    for (int i = static_cast<int>(whole.size()) - 3; i > 0; i -= 3) whole.insert(static_cast<std::size_t>(i), ",");
+    const bool negative = value < 0 && std::stod(digits) != 0.0;
+    return (negative ? "-" : "") + whole + rest;
+}
+
+std::string amount(const std::optional<double>& value, int decimals) {
+    return value ? amount(*value, decimals) : "-";
+}
+
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char ch : text) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return quoted + "\"";
+}
+
+}  // namespace payback::cli

@@ -1,0 +1,12 @@
+// The subcommands of `payback`; each registers itself, with its options and its callback, on the app.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace payback::cli {
+
+void add_compare_command(CLI::App& app);
+void add_cashflow_command(CLI::App& app);
+void add_check_command(CLI::App& app);
+
+}  // namespace payback::cli

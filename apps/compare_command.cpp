@@ -1,0 +1,83 @@
+// payback compare [SCENARIO] [--set k=v]... [--json | --csv]
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "command_common.hpp"
+#include "commands.hpp"
+#include "payback/comparison.hpp"
+#include "report_json.hpp"
+
+namespace payback::cli {
+
+namespace {
+
+struct CompareArgs {
+    ScenarioArgs scenario;
+    bool json = false;
+    bool csv = false;
+};
+
+std::string text_report(const Scenario& s, const Comparison& c) {
+    std::string out = fmt::format("{}: {} months, {:.0f} GPU-hours of training a month, discount rate {:.1f}%/yr, {}\n\n",
+                                  s.name, s.horizon_months, units::in_hours(s.training_per_month),
+                                  s.discount_rate * 100.0, s.currency);
+    out += fmt::format("{:<28} {:>5} {:>12} {:>12} {:>12} {:>10}\n", "option", "kind", "total cost",
+                       "PV of cost", "per GPU-h", "kWh");
+    for (const OptionResult& o : c.options)
+        out += fmt::format("{:<28} {:>5} {:>12} {:>12} {:>12} {:>10}\n", o.name, to_string(o.kind),
+                           amount(o.total_cost), amount(o.npv_cost), amount(o.cost_per_gpu_hour, 2),
+                           o.kind == OptionKind::diy ? amount(o.energy_kwh) : "");
+    if (!c.versus.empty()) {
+        out += fmt::format("\n{:<28} {:>12} {:>12} {:>13} {:>18}\n", s.rig.name + " against", "payback mo",
+                           "if sold mo", "NPV savings", "break-even h/mo");
+        for (const VersusResult& v : c.versus)
+            out += fmt::format("{:<28} {:>12} {:>12} {:>13} {:>18}\n", v.cloud, amount(v.payback_months, 1),
+                               amount(v.payback_months_if_sold, 1), amount(v.npv_savings),
+                               amount(v.breakeven_gpu_hours_per_month, 1));
+    }
+    return out + "\n" + c.verdict + "\n";
+}
+
+std::string csv_report(const Comparison& c) {
+    std::string out =
+        "name,kind,total_cost,npv_cost,cost_per_gpu_hour,energy_kwh,payback_months,payback_months_if_sold,"
+        "npv_savings,breakeven_gpu_hours_per_month\n";
+    auto cell = [](const std::optional<double>& v) { return v ? fmt::format("{}", *v) : std::string(); };
+    for (std::size_t i = 0; i < c.options.size(); ++i) {
+        const OptionResult& o = c.options[i];
+        out += fmt::format("{},{},{},{},{},{}", csv_field(o.name), to_string(o.kind), o.total_cost, o.npv_cost,
+                           cell(o.cost_per_gpu_hour), o.energy_kwh);
+        if (i == 0) {
+            out += ",,,,\n";
+            continue;
+        }
+        const VersusResult& v = c.versus[i - 1];
+        out += fmt::format(",{},{},{},{}\n", cell(v.payback_months), cell(v.payback_months_if_sold),
+                           v.npv_savings, cell(v.breakeven_gpu_hours_per_month));
+    }
+    return out;
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app) {
+    auto args = std::make_shared<CompareArgs>();
+    CLI::App* command = app.add_subcommand(
+        "compare", "Compare building the rig with each cloud option: costs, payback, NPV, break-even");
+    add_scenario_args(*command, args->scenario, true);
+    auto* json = command->add_flag("--json", args->json, "Print one JSON object");
+    command->add_flag("--csv", args->csv, "Print one CSV row per option")->excludes(json);
+    command->callback([args] {
+        const Scenario scenario = load(args->scenario);
+        const Comparison comparison = compare(scenario);
+        if (args->json)
+            emit(comparison_json(scenario, comparison).dump(2) + "\n");
+        else if (args->csv)
+            emit(csv_report(comparison));
+        else
+            emit(text_report(scenario, comparison));
+    });
+}
+
+}  // namespace payback::cli

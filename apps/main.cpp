@@ -1,0 +1,33 @@
+// payback: build a rig, or rent? The command-line front end.
+// Exit codes: 0 success, 2 bad input (one line on stderr naming the file, line and key), 1 a bug.
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "payback/error.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"payback: build a GPU rig, or rent? Costs, payback and break-even from a scenario file."};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "payback 0.1.0");
+    payback::cli::add_compare_command(app);
+    payback::cli::add_cashflow_command(app);
+    payback::cli::add_check_command(app);
+    try {
+        app.parse(argc, argv);  // the chosen subcommand's callback runs inside
+        return 0;
+    } catch (const CLI::Success& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "payback: %s\n", e.what());
+        return 2;
+    } catch (const payback::InputError& e) {
+        std::fprintf(stderr, "payback: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "payback: internal error: %s\n", e.what());
+        return 1;
+    }
+}
