@@ -1,10 +1,9 @@
 #include "command_common.hpp"
 
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
-#include <fmt/format.h>
+#include "payback/format.hpp"
 
 namespace payback::cli {
 
@@ -32,16 +31,7 @@ void emit(const std::string& text) {
     std::fflush(stdout);
 }
 
-std::string amount(double value, int decimals) {
-    if (!std::isfinite(value)) return "-";
-    std::string digits = fmt::format("{:.{}f}", std::fabs(value), decimals);
-    const auto point = digits.find('.');
-    std::string whole = digits.substr(0, point);
-    const std::string rest = point == std::string::npos ? "" : digits.substr(point);
-    for (int i = static_cast<int>(whole.size()) - 3; i > 0; i -= 3) whole.insert(static_cast<std::size_t>(i), ",");
-    const bool negative = value < 0 && std::stod(digits) != 0.0;
-    return (negative ? "-" : "") + whole + rest;
-}
+std::string amount(double value, int decimals) { return format_amount(value, decimals); }
 
 std::string amount(const std::optional<double>& value, int decimals) {
     return value ? amount(*value, decimals) : "-";

@@ -1,4 +1,5 @@
 // payback compare [SCENARIO] [--set k=v]... [--json | --csv]
+#include <algorithm>
 #include <memory>
 
 #include <fmt/format.h>
@@ -22,19 +23,21 @@ std::string text_report(const Scenario& s, const Comparison& c) {
     std::string out = fmt::format("{}: {} months, {:.0f} GPU-hours of training a month, discount rate {:.1f}%/yr, {}\n\n",
                                   s.name, s.horizon_months, units::in_hours(s.training_per_month),
                                   s.discount_rate * 100.0, s.currency);
-    out += fmt::format("{:<28} {:>5} {:>12} {:>12} {:>12} {:>10}\n", "option", "kind", "total cost",
+    std::size_t width = s.rig.name.size() + 8;  // room for "<rig> against"
+    for (const OptionResult& o : c.options) width = std::max(width, o.name.size());
+    out += fmt::format("{:<{}}  {:>5} {:>12} {:>12} {:>10} {:>10}\n", "option", width, "kind", "total cost",
                        "PV of cost", "per GPU-h", "kWh");
     for (const OptionResult& o : c.options)
-        out += fmt::format("{:<28} {:>5} {:>12} {:>12} {:>12} {:>10}\n", o.name, to_string(o.kind),
+        out += fmt::format("{:<{}}  {:>5} {:>12} {:>12} {:>10} {:>10}\n", o.name, width, to_string(o.kind),
                            amount(o.total_cost), amount(o.npv_cost), amount(o.cost_per_gpu_hour, 2),
                            o.kind == OptionKind::diy ? amount(o.energy_kwh) : "");
     if (!c.versus.empty()) {
-        out += fmt::format("\n{:<28} {:>12} {:>12} {:>13} {:>18}\n", s.rig.name + " against", "payback mo",
-                           "if sold mo", "NPV savings", "break-even h/mo");
+        out += fmt::format("\n{:<{}}  {:>11} {:>11} {:>12} {:>16}\n", s.rig.name + " against", width,
+                           "payback mo", "if sold mo", "NPV savings", "break-even h/mo");
         for (const VersusResult& v : c.versus)
-            out += fmt::format("{:<28} {:>12} {:>12} {:>13} {:>18}\n", v.cloud, amount(v.payback_months, 1),
-                               amount(v.payback_months_if_sold, 1), amount(v.npv_savings),
-                               amount(v.breakeven_gpu_hours_per_month, 1));
+            out += fmt::format("{:<{}}  {:>11} {:>11} {:>12} {:>16}\n", v.cloud, width,
+                               amount(v.payback_months, 1), amount(v.payback_months_if_sold, 1),
+                               amount(v.npv_savings), amount(v.breakeven_gpu_hours_per_month, 1));
     }
     return out + "\n" + c.verdict + "\n";
 }

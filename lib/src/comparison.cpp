@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "payback/conventions.hpp"
+#include "payback/format.hpp"
 #include "payback/metrics.hpp"
 
 namespace payback {
@@ -18,7 +19,7 @@ std::optional<double> present(double value) {
 }
 
 std::string money(double amount, const std::string& currency) {
-    return fmt::format("{:.0f} {}", amount, currency);
+    return fmt::format("{} {}", format_amount(amount), currency);
 }
 
 std::string verdict_for(const Comparison& c, const Scenario& s) {
