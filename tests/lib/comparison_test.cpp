@@ -67,4 +67,6 @@ TEST_CASE("Dettmers' published example comes out near 300 days", "[comparison][p
     const double days = *c.versus[0].payback_months * 730.0 / 24.0;
     CHECK(days == Approx(292.96).margin(0.01));
     CHECK(std::fabs(days - 300.0) / 300.0 < 0.05);
+    // Published: (350 W + 100 W) x 0.15 x 24 h x 365 d = 591 kWh a year. Here 0.45 kW x 109.5 h x 12.
+    CHECK(c.options[0].energy_kwh / 3.0 == Approx(591.3).epsilon(1e-12));
 }
