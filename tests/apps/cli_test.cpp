@@ -1,1 +1,375 @@
 #include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// The arithmetic of the Dettmers scenario (scenarios/dettmers-3090.toml): 15 % of a 730-hour
+// month, a $2,200 desktop drawing 350 W + 100 W while training at $0.12/kWh, switched off
+// otherwise, against an AWS V100 at $2.14/h, over 36 months with no discounting or resale.
+constexpr double hours = 0.15 * 730.0;                      // 109.5 GPU-hours a month
+constexpr double rig_price = 2200.0;
+constexpr double energy_per_month = 0.45 * hours * 0.12;   // kW x h x $/kWh = $5.913
+constexpr double cloud_per_month = 2.14 * hours;           // $234.33
+
+// A shell word: single-quoted, with embedded single quotes escaped.
+std::string quote(const std::string& word) {
+    std::string out = "'";
+    for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    REQUIRE(out.good());
+}
+
+// A fresh directory under the system temp dir, removed with everything in it at scope exit.
+class TempDir {
+public:
+    TempDir() {
+        std::string pattern = (fs::temp_directory_path() / "payback-cli-XXXXXX").string();
+        REQUIRE(mkdtemp(pattern.data()) != nullptr);
+        path_ = pattern;
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        fs::remove_all(path_, ignored);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+struct Result {
+    int code;
+    std::string out;
+    std::string err;
+};
+
+// Runs `payback <args>` from the repository root (so scenarios/... resolves), capturing stdout
+// through popen and stderr through a temp file. `args` are shell words, already quoted.
+// PAYBACK_DEFAULT_SCENARIO is unset so the default scenario is the one in the source tree.
+Result run(const std::string& args) {
+    TempDir dir;
+    const fs::path err_path = dir.path() / "stderr";
+    const std::string command = "cd " + quote(PAYBACK_SOURCE_DIR) + " && unset PAYBACK_DEFAULT_SCENARIO && " +
+                                quote(PAYBACK_BINARY) + " " + args + " 2>" + quote(err_path.string());
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    Result result{-1, {}, {}};
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.out.append(buffer, n);
+    const int status = pclose(pipe);
+    REQUIRE(WIFEXITED(status));
+    result.code = WEXITSTATUS(status);
+    result.err = read_file(err_path);
+    return result;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+std::vector<std::string> split_csv(const std::string& line) {
+    std::vector<std::string> cells;
+    std::istringstream in(line);
+    for (std::string cell; std::getline(in, cell, ',');) cells.push_back(cell);
+    return cells;
+}
+
+// The contract for bad input: exit 2, nothing on stdout, exactly one line on stderr.
+void check_bad_input(const Result& r) {
+    INFO("stderr: " << r.err);
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::StartsWith("payback: "));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_THAT(r.err, Catch::EndsWith("\n"));
+}
+
+// The 1-based line of `needle` in `text`.
+int line_of(const std::string& text, const std::string& needle) {
+    const auto at = text.find(needle);
+    REQUIRE(at != std::string::npos);
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+const std::string dettmers = "scenarios/dettmers-3090.toml";
+
+json compare_json(const std::string& extra = "") {
+    const Result r = run("compare " + dettmers + " --json " + extra);
+    INFO("stderr: " << r.err);
+    REQUIRE(r.code == 0);
+    return json::parse(r.out);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// compare
+
+TEST_CASE("compare --json has the documented shape", "[cli]") {
+    const json j = compare_json();
+    CHECK(j.at("scenario") == "Dettmers: RTX 3090 desktop vs AWS V100");
+    CHECK(j.at("horizon_months") == 36);
+    const json& options = j.at("options");
+    REQUIRE(options.size() == 2);
+    CHECK(options[0].at("kind") == "diy");
+    CHECK(options[0].at("name") == "RTX 3090 desktop");
+    CHECK(options[1].at("kind") == "cloud");
+    CHECK(options[1].at("name") == "AWS V100 on-demand (2020)");
+    for (const json& option : options) {
+        CHECK(option.at("total_cost").is_number());
+        CHECK(option.at("monthly_net").size() == 36);
+    }
+    REQUIRE(j.at("versus").size() == 1);
+    const json& versus = j.at("versus")[0];
+    CHECK(versus.at("cloud") == "AWS V100 on-demand (2020)");
+    for (const char* key : {"payback_months", "payback_months_if_sold", "npv_savings", "breakeven_gpu_hours_per_month"}) {
+        INFO("versus[0]." << key);
+        CHECK(versus.at(key).is_number());
+    }
+}
+
+TEST_CASE("compare reproduces Dettmers' published break-even", "[cli]") {
+    const json j = compare_json();
+    const json& rig = j.at("options")[0];
+    const json& cloud = j.at("options")[1];
+    const json& versus = j.at("versus")[0];
+
+    // The rig's cost falls behind the cloud's by 2.14*109.5 - 0.45*109.5*0.12 = 234.33 - 5.913
+    // = $228.417 a month, so the $2,200 is back after 2200 / 228.417 = 9.6316 months.
+    const double payback = rig_price / (cloud_per_month - energy_per_month);
+    CHECK(versus.at("payback_months").get<double>() == Approx(payback).epsilon(1e-6));
+    CHECK(versus.at("payback_months_if_sold").get<double>() == Approx(payback).epsilon(1e-6));  // no resale
+
+    // 9.6316 months x 730/24 days a month = 293 days: the published "about 300 days".
+    const double days = versus.at("payback_months").get<double>() * 730.0 / 24.0;
+    CHECK(days == Approx(293.0).margin(0.5));
+
+    // Rig: 2200 + 36 x 0.45 kW x 109.5 h x $0.12 = 2200 + 212.868 = $2,412.868; cloud: 36 x 234.33.
+    CHECK(rig.at("total_cost").get<double>() == Approx(rig_price + 36 * energy_per_month).epsilon(1e-9));
+    CHECK(cloud.at("total_cost").get<double>() == Approx(36 * cloud_per_month).epsilon(1e-9));
+    CHECK(rig.at("energy_kwh").get<double>() == Approx(36 * 0.45 * hours).epsilon(1e-9));  // 1,773.9 kWh
+    CHECK(rig.at("cost_per_gpu_hour").get<double>() ==
+          Approx((rig_price + 36 * energy_per_month) / (36 * hours)).epsilon(1e-9));
+    CHECK(cloud.at("cost_per_gpu_hour").get<double>() == Approx(2.14).epsilon(1e-9));
+
+    // No discounting: NPV savings are the difference of the totals.
+    CHECK(versus.at("npv_savings").get<double>() ==
+          Approx(36 * cloud_per_month - rig_price - 36 * energy_per_month).epsilon(1e-9));
+    // Break-even hours h: 36 h (2.14 - 0.45 x 0.12) = 2200, h = 29.296 GPU-hours a month.
+    CHECK(versus.at("breakeven_gpu_hours_per_month").get<double>() ==
+          Approx(rig_price / (36 * (2.14 - 0.45 * 0.12))).epsilon(1e-6));
+
+    // Month 1 carries the purchase; every month after, the rig costs only its electricity.
+    CHECK(rig.at("monthly_net")[0].get<double>() == Approx(-(rig_price + energy_per_month)));
+    CHECK(rig.at("monthly_net")[35].get<double>() == Approx(-energy_per_month));
+    CHECK(cloud.at("monthly_net")[17].get<double>() == Approx(-cloud_per_month));
+}
+
+TEST_CASE("compare with no training has no payback and no cost per GPU-hour", "[cli]") {
+    const json j = compare_json("--set workload.gpu_hours_per_month=0");
+    const json& versus = j.at("versus")[0];
+    CHECK(versus.at("payback_months").is_null());
+    CHECK(versus.at("payback_months_if_sold").is_null());
+    CHECK(versus.at("npv_savings").get<double>() == Approx(-rig_price));  // bought, never used
+    for (const json& option : j.at("options")) {
+        INFO("option " << option.at("name"));
+        CHECK(option.at("cost_per_gpu_hour").is_null());
+    }
+    CHECK(j.at("options")[1].at("total_cost").get<double>() == 0.0);
+}
+
+TEST_CASE("compare without a scenario runs the default, Venus", "[cli]") {
+    const Result r = run("compare");
+    INFO("stderr: " << r.err);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("Venus (2019): 36 months"));
+    CHECK_THAT(r.out, Catch::Contains("AWS p3.2xlarge (V100) on-demand"));
+    CHECK(r.err.empty());
+}
+
+TEST_CASE("compare --csv prints a header and one row per option", "[cli]") {
+    const Result r = run("compare " + dettmers + " --csv");
+    REQUIRE(r.code == 0);
+    const auto lines = lines_of(r.out);
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0] ==
+          "name,kind,total_cost,npv_cost,cost_per_gpu_hour,energy_kwh,payback_months,payback_months_if_sold,"
+          "npv_savings,breakeven_gpu_hours_per_month");
+    const auto rig = split_csv(lines[1]);
+    REQUIRE(rig.size() >= 6);
+    CHECK(rig[0] == "RTX 3090 desktop");
+    CHECK(rig[1] == "diy");
+    CHECK(std::stod(rig[2]) == Approx(rig_price + 36 * energy_per_month));
+    const auto cloud = split_csv(lines[2]);
+    REQUIRE(cloud.size() == 10);
+    CHECK(cloud[0] == "AWS V100 on-demand (2020)");
+    CHECK(cloud[1] == "cloud");
+    CHECK(std::stod(cloud[6]) == Approx(rig_price / (cloud_per_month - energy_per_month)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// cashflow
+
+TEST_CASE("cashflow --csv prints the rig's 36 months", "[cli]") {
+    const Result r = run("cashflow " + dettmers + " --csv");
+    REQUIRE(r.code == 0);
+    const auto lines = lines_of(r.out);
+    REQUIRE(lines.size() == 37);
+    CHECK(lines[0] ==
+          "month,capex,energy,cloud,resale,net,cumulative,discounted,cumulative_discounted,energy_kwh,asset_value");
+    const auto first = split_csv(lines[1]);
+    REQUIRE(first.size() == 11);
+    CHECK(first[0] == "1");
+    CHECK(std::stod(first[1]) == -2200.0);
+    CHECK(std::stod(first[2]) == Approx(-energy_per_month));
+    CHECK(std::stod(first[9]) == Approx(0.45 * hours));  // kWh in the month: 49.275
+    const auto last = split_csv(lines[36]);
+    REQUIRE(last.size() == 11);
+    CHECK(last[0] == "36");
+    CHECK(std::stod(last[6]) == Approx(-(rig_price + 36 * energy_per_month)));  // cumulative = -total cost
+}
+
+TEST_CASE("cashflow --option picks a cloud option by name", "[cli]") {
+    const Result r = run("cashflow " + dettmers + " --option " + quote("AWS V100 on-demand (2020)") + " --csv");
+    INFO("stderr: " << r.err);
+    REQUIRE(r.code == 0);
+    const auto lines = lines_of(r.out);
+    REQUIRE(lines.size() == 37);
+    const auto first = split_csv(lines[1]);
+    REQUIRE(first.size() == 11);
+    CHECK(std::stod(first[1]) == 0.0);  // no capex for a cloud option
+    CHECK(std::stod(first[3]) == Approx(-cloud_per_month));
+    CHECK(std::stod(split_csv(lines[36])[6]) == Approx(-36 * cloud_per_month));
+}
+
+TEST_CASE("cashflow with an unknown --option exits 2 listing the options", "[cli]") {
+    const Result r = run("cashflow " + dettmers + " --option 'Azure'");
+    check_bad_input(r);
+    CHECK_THAT(r.err, Catch::Contains("no option named \"Azure\""));
+    CHECK_THAT(r.err, Catch::Contains("\"AWS V100 on-demand (2020)\""));
+}
+
+// ---------------------------------------------------------------------------------------------
+// check
+
+TEST_CASE("check prints the scenario resolved, and its output checks again", "[cli]") {
+    const Result first = run("check scenarios/venus-2019.toml");
+    INFO("stderr: " << first.err);
+    REQUIRE(first.code == 0);
+    CHECK_THAT(first.out, Catch::StartsWith("# scenarios/venus-2019.toml: valid\n"));
+    CHECK_THAT(first.out, Catch::Contains("when_not_training = 'idle'"));
+
+    TempDir dir;
+    const fs::path resolved = dir.path() / "resolved.toml";
+    write_file(resolved, first.out);
+    const Result second = run("check " + quote(resolved.string()));
+    INFO("second stderr: " << second.err);
+    REQUIRE(second.code == 0);
+    CHECK_THAT(second.out, Catch::StartsWith("# " + resolved.string() + ": valid\n"));
+    // Past the header line the two are identical: nothing is lost or changed by the round trip.
+    CHECK(second.out.substr(second.out.find('\n')) == first.out.substr(first.out.find('\n')));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input: exit 2, one line on stderr naming the file, line and key, nothing on stdout
+
+TEST_CASE("a bad value in a scenario file exits 2 naming file, line and key", "[cli]") {
+    TempDir dir;
+    const fs::path path = dir.path() / "bad.toml";
+    const std::string text = [] {
+        std::string t = read_file(fs::path(PAYBACK_SOURCE_DIR) / dettmers);
+        const auto at = t.find("price = 0\n");
+        REQUIRE(at != std::string::npos);
+        return t.replace(at, 9, "price = -120");
+    }();
+    write_file(path, text);
+    for (const char* command : {"compare", "cashflow", "check"}) {
+        INFO("payback " << command);
+        const Result r = run(std::string(command) + " " + quote(path.string()));
+        check_bad_input(r);
+        CHECK(r.err == "payback: " + path.string() + ":" + std::to_string(line_of(text, "price = -120")) +
+                           ": rig.parts[1].price: must be >= 0, got -120\n");
+    }
+}
+
+TEST_CASE("a TOML syntax error exits 2 naming file and line", "[cli]") {
+    TempDir dir;
+    const fs::path path = dir.path() / "syntax.toml";
+    write_file(path, "[workload]\ngpu_hours_per_month = 100\n[rig\n");
+    const Result r = run("check " + quote(path.string()));
+    check_bad_input(r);
+    CHECK_THAT(r.err, Catch::StartsWith("payback: " + path.string() + ":3: syntax error"));
+}
+
+TEST_CASE("a missing scenario file exits 2 naming it", "[cli]") {
+    const Result r = run("compare no/such.toml");
+    check_bad_input(r);
+    CHECK(r.err == "payback: no/such.toml: cannot open the scenario file\n");
+}
+
+TEST_CASE("a bad --set exits 2 naming the override and key", "[cli]") {
+    SECTION("a negative price") {
+        const Result r = run("compare " + dettmers + " --set 'rig.parts[0].price=-5'");
+        check_bad_input(r);
+        CHECK(r.err == "payback: --set rig.parts[0].price=-5: rig.parts[0].price: must be >= 0, got -5\n");
+    }
+    SECTION("no '='") {
+        const Result r = run("compare " + dettmers + " --set novalue");
+        check_bad_input(r);
+        CHECK_THAT(r.err, Catch::StartsWith("payback: --set novalue: expected key.path=value"));
+    }
+    SECTION("an index past the end") {
+        const Result r = run("check " + dettmers + " --set 'rig.parts[9].price=1'");
+        check_bad_input(r);
+        CHECK_THAT(r.err, Catch::Contains("rig.parts[9]: no such element"));
+    }
+}
+
+TEST_CASE("an unknown subcommand or flag exits 2", "[cli]") {
+    for (const char* args : {"frobnicate", "compare --frobnicate", "compare --json --csv", ""}) {
+        INFO("payback " << args);
+        check_bad_input(run(args));
+    }
+    const Result r = run("compare --frobnicate");
+    CHECK_THAT(r.err, Catch::Contains("--frobnicate"));
+}
+
+TEST_CASE("--help exits 0 and lists the subcommands", "[cli]") {
+    const Result r = run("--help");
+    CHECK(r.code == 0);
+    for (const char* command : {"compare", "cashflow", "check"}) CHECK_THAT(r.out, Catch::Contains(command));
+    CHECK(r.err.empty());
+}
