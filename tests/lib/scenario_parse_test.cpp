@@ -277,13 +277,15 @@ TEST_CASE("a negative price is rejected with its part's index", "[parse]") {
 }
 
 TEST_CASE("nan and infinities are rejected as not finite", "[parse]") {
-    for (const std::string value : {"nan", "inf", "-inf", "+inf"}) {
-        INFO("price = " << value);
-        const auto text = replaced(base_scenario(), "price = 300", "price = " + value);
-        check_error(error_from(text), line_of(text, "price = " + value), "rig.parts[1].price",
-                    "expected a finite number");
+    SECTION("in a price") {
+        for (const std::string value : {"nan", "inf", "-inf", "+inf"}) {
+            INFO("price = " << value);
+            const auto text = replaced(base_scenario(), "price = 300", "price = " + value);
+            check_error(error_from(text), line_of(text, "price = " + value), "rig.parts[1].price",
+                        "expected a finite number");
+        }
     }
-    SECTION("in a range-checked fraction too") {
+    SECTION("in a fraction") {
         const auto text = replaced(base_scenario(), "psu_efficiency = 0.9", "psu_efficiency = nan");
         check_error(error_from(text), line_of(text, "psu_efficiency"), "rig.psu_efficiency", "finite");
     }
@@ -373,10 +375,11 @@ TEST_CASE("declining_balance resale without annual_rate is rejected", "[parse]")
 }
 
 TEST_CASE("an electricity price in cents gets a hint", "[parse]") {
-    const auto text = replaced(base_scenario(), "price_per_kwh = 0.15", "price_per_kwh = 12");
-    check_error(error_from(text), line_of(text, "price_per_kwh"), "electricity.price_per_kwh",
-                "must be in USD per kWh, got 12 (cents? write 0.12 for 12 cents)");
-
+    SECTION("in USD") {
+        const auto text = replaced(base_scenario(), "price_per_kwh = 0.15", "price_per_kwh = 12");
+        check_error(error_from(text), line_of(text, "price_per_kwh"), "electricity.price_per_kwh",
+                    "must be in USD per kWh, got 12 (cents? write 0.12 for 12 cents)");
+    }
     SECTION("but not in a currency whose kWh costs many units") {
         const auto yen = replaced(replaced(base_scenario(), "currency = \"USD\"", "currency = \"JPY\""),
                                   "price_per_kwh = 0.15", "price_per_kwh = 30");
