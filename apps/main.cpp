@@ -15,6 +15,16 @@ int main(int argc, char** argv) {
     payback::cli::add_compare_command(app);
     payback::cli::add_cashflow_command(app);
     payback::cli::add_check_command(app);
+    const auto known = [&](const char* word) {
+        for (const auto* command : app.get_subcommands({}))
+            if (command->get_name() == word) return true;
+        return false;
+    };
+    if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
+        std::fprintf(stderr, "payback: unknown command \"%s\"; the commands are compare, cashflow and check\n",
+                     argv[1]);
+        return 2;
+    }
     try {
         app.parse(argc, argv);  // the chosen subcommand's callback runs inside
         return 0;

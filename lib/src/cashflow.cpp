@@ -41,9 +41,10 @@ void CashFlowRecorder::operator()(const MonthFlows<double>& f) {
     for (std::size_t t = 0; t < tables_.size(); ++t) {
         CashFlows& table = tables_[t];
         const bool rig = t == 0;
-        const double capex = rig ? -f.rig.capex : 0.0;
-        const double energy = rig ? -f.rig.energy_cost : 0.0;
-        const double cloud = rig ? 0.0 : -f.cloud_spend[t - 1];
+        // Costs are negative; 0.0 - x rather than -x keeps negative zeros out of the table.
+        const double capex = rig ? 0.0 - f.rig.capex : 0.0;
+        const double energy = rig ? 0.0 - f.rig.energy_cost : 0.0;
+        const double cloud = rig ? 0.0 : 0.0 - f.cloud_spend[t - 1];
         const double resale = rig ? f.rig.resale : 0.0;
         const double net = capex + energy + cloud + resale;
         const double discounted = capex * discount_start + (energy + cloud + resale) * discount_end;

@@ -24,7 +24,7 @@ std::vector<PathStep> split_path(const std::string& path, const std::string& ori
         if (bracket != std::string::npos) {
             const auto close = segment.find(']', bracket);
             const std::string digits = segment.substr(bracket + 1, close - bracket - 1);
-            if (close != segment.size() - 1 || digits.empty() ||
+            if (close != segment.size() - 1 || digits.empty() || digits.size() > 6 ||
                 digits.find_first_not_of("0123456789") != std::string::npos)
                 throw InputError(origin, 0, path, "expected an index such as parts[0], got \"" + segment + "\"");
             step.index = std::stoul(digits);
@@ -97,7 +97,9 @@ void apply_override(toml::table& root, const Override& o) {
             }
             next = array->get(*step.index);
         } else if (!next) {
-            next = &table->insert_or_assign(step.key, toml::table{}).first->second;
+            // Parsed rather than default-constructed, so the new table's source is the override.
+            auto parsed = parse_value("{}", origin);
+            next = &table->insert_or_assign(step.key, std::move(*parsed.get_as<toml::table>("v"))).first->second;
         }
         table = next->as_table();
         if (!table) throw InputError(origin, 0, walked, "is not a table in the scenario");

@@ -1,5 +1,7 @@
 // The scenario schema: which tables and keys a scenario has, their types, ranges and defaults.
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -113,7 +115,8 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
     if (const auto meta = root.table("scenario", false)) {
         s.name = meta->string_or("name", stem_of(source));
         s.currency = meta->string_or("currency", s.currency);
-        if (s.currency.size() != 3 || !std::all_of(s.currency.begin(), s.currency.end(), ::isupper))
+        const auto is_capital = [](char c) { return c >= 'A' && c <= 'Z'; };
+        if (s.currency.size() != 3 || !std::all_of(s.currency.begin(), s.currency.end(), is_capital))
             throw meta->error("currency", "expected a three-letter ISO 4217 code such as \"USD\", got \"" +
                                               s.currency + "\"");
         s.horizon_months = static_cast<int>(
@@ -162,6 +165,10 @@ Scenario parse_scenario(const std::string& toml_text, const std::string& source,
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides) {
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error))
+        throw InputError(path, 0, "", std::filesystem::exists(path, error) ? "not a regular file"
+                                                                        : "no such scenario file");
     std::ifstream file(path, std::ios::binary);
     if (!file) throw InputError(path, 0, "", "cannot open the scenario file");
     std::ostringstream text;

@@ -47,8 +47,23 @@ std::string describe_node(const toml::node& node) {
     return out.str();
 }
 
-TomlReader::TomlReader(const toml::table& table, std::string source, std::string key_path, int line)
-    : table_(&table), source_(std::move(source)), key_path_(std::move(key_path)), line_(line) {}
+TomlReader::TomlReader(const toml::table& table, std::string file, std::string key_path, int line)
+    : TomlReader(table, file, file, std::move(key_path), line) {}
+
+TomlReader::TomlReader(const toml::table& table, std::string file, std::string source, std::string key_path,
+                       int line)
+    : table_(&table),
+      file_(std::move(file)),
+      source_(std::move(source)),
+      key_path_(std::move(key_path)),
+      line_(line) {}
+
+// A table inside this one: its messages name where it came from, the file or an override.
+TomlReader TomlReader::child(const toml::node& node, const toml::table& table, std::string key_path) const {
+    auto [source, line] = origin_of(node);
+    const bool from_file = source == file_;
+    return TomlReader(table, file_, source, std::move(key_path), from_file && line == 0 ? line_ : line);
+}
 
 std::string TomlReader::child_path(std::string_view key) const {
     return key_path_.empty() ? std::string(key) : key_path_ + "." + std::string(key);
@@ -57,8 +72,8 @@ std::string TomlReader::child_path(std::string_view key) const {
 // A node from the scenario file reports file:line; one set with --set reports the override.
 std::pair<std::string, int> TomlReader::origin_of(const toml::node& node) const {
     const auto& region = node.source();
-    if (region.path && *region.path != source_) return {*region.path, 0};
-    return {source_, static_cast<int>(region.begin.line)};
+    if (region.path && *region.path != file_) return {*region.path, 0};
+    return {file_, static_cast<int>(region.begin.line)};
 }
 
 InputError TomlReader::error(std::string_view key, const std::string& message) const {
@@ -100,7 +115,9 @@ double TomlReader::number(std::string_view key, const NumberRule& rule) const {
 }
 
 double TomlReader::number_or(std::string_view key, double fallback, const NumberRule& rule) const {
-    return table_->contains(key) ? number(key, rule) : (read_.emplace_back(key), fallback);
+    if (table_->contains(key)) return number(key, rule);
+    read_.emplace_back(key);
+    return fallback;
 }
 
 std::int64_t TomlReader::integer_or(std::string_view key, std::int64_t fallback, std::int64_t lo,
@@ -124,7 +141,9 @@ std::string TomlReader::string(std::string_view key) const {
 }
 
 std::string TomlReader::string_or(std::string_view key, std::string fallback) const {
-    return table_->contains(key) ? string(key) : (read_.emplace_back(key), fallback);
+    if (table_->contains(key)) return string(key);
+    read_.emplace_back(key);
+    return fallback;
 }
 
 std::string TomlReader::choice_name(std::string_view key, const std::vector<std::string>& names,
@@ -148,8 +167,7 @@ std::optional<TomlReader> TomlReader::table(std::string_view key, bool required)
     if (!node) return std::nullopt;
     const toml::table* sub = node->as_table();
     if (!sub) throw error_at(*node, key, "expected a table, got " + describe_node(*node));
-    auto [source, line] = origin_of(*node);
-    return TomlReader(*sub, source_, child_path(key), line ? line : line_);
+    return child(*node, *sub, child_path(key));
 }
 
 std::vector<TomlReader> TomlReader::array_of_tables(std::string_view key, bool required) const {
@@ -160,11 +178,15 @@ std::vector<TomlReader> TomlReader::array_of_tables(std::string_view key, bool r
     if (!items) throw error_at(*node, key, "expected an array of tables, got " + describe_node(*node));
     for (std::size_t i = 0; i < items->size(); ++i) {
         const toml::node& item = *items->get(i);
-        const std::string path = child_path(key) + "[" + std::to_string(i) + "]";
-        auto [source, line] = origin_of(item);
-        if (!item.is_table())
+        std::string path = child_path(key);
+        path += '[';
+        path += std::to_string(i);
+        path += ']';
+        if (!item.is_table()) {
+            auto [source, line] = origin_of(item);
             throw InputError(source, line, path, "expected a table, got " + describe_node(item));
-        out.emplace_back(*item.as_table(), source_, path, line ? line : line_);
+        }
+        out.push_back(child(item, *item.as_table(), path));
     }
     return out;
 }

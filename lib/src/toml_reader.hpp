@@ -37,8 +37,8 @@ struct NumberRule {
 
 class TomlReader {
 public:
-    /// `source` names the file in messages; `key_path` is where this table sits ("" at the root).
-    TomlReader(const toml::table& table, std::string source, std::string key_path, int line);
+    /// `file` is the scenario file; `key_path` is where this table sits ("" at the root).
+    TomlReader(const toml::table& table, std::string file, std::string key_path, int line);
 
     double number(std::string_view key, const NumberRule& rule) const;
     double number_or(std::string_view key, double fallback, const NumberRule& rule) const;
@@ -85,8 +85,12 @@ private:
         return names;
     }
 
+    TomlReader(const toml::table& table, std::string file, std::string source, std::string key_path, int line);
+    TomlReader child(const toml::node& node, const toml::table& table, std::string key_path) const;
+
     const toml::table* table_;
-    std::string source_;
+    std::string file_;    ///< the scenario file
+    std::string source_;  ///< where this table came from: the file, or a --set override
     std::string key_path_;
     int line_;
     mutable std::vector<std::string> read_;

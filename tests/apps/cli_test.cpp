@@ -256,6 +256,7 @@ TEST_CASE("cashflow --csv prints the rig's 36 months", "[cli]") {
     CHECK(std::stod(first[1]) == -2200.0);
     CHECK(std::stod(first[2]) == Approx(-energy_per_month));
     CHECK(std::stod(first[9]) == Approx(0.45 * hours));  // kWh in the month: 49.275
+    CHECK(split_csv(lines[2])[1] == "0");  // no negative zeros
     const auto last = split_csv(lines[36]);
     REQUIRE(last.size() == 11);
     CHECK(last[0] == "36");
@@ -338,7 +339,7 @@ TEST_CASE("a TOML syntax error exits 2 naming file and line", "[cli]") {
 TEST_CASE("a missing scenario file exits 2 naming it", "[cli]") {
     const Result r = run("compare no/such.toml");
     check_bad_input(r);
-    CHECK(r.err == "payback: no/such.toml: cannot open the scenario file\n");
+    CHECK(r.err == "payback: no/such.toml: no such scenario file\n");
 }
 
 TEST_CASE("a bad --set exits 2 naming the override and key", "[cli]") {
@@ -366,6 +367,7 @@ TEST_CASE("an unknown subcommand or flag exits 2", "[cli]") {
     }
     const Result r = run("compare --frobnicate");
     CHECK_THAT(r.err, Catch::Contains("--frobnicate"));
+    CHECK_THAT(run("frobnicate").err, Catch::Contains("unknown command \"frobnicate\""));
 }
 
 TEST_CASE("--help exits 0 and lists the subcommands", "[cli]") {

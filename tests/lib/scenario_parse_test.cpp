@@ -504,6 +504,33 @@ TEST_CASE("an override with a malformed key path is rejected", "[parse]") {
     }
 }
 
+TEST_CASE("an override index too large for any list is a clear error, not a crash", "[parse]") {
+    const InputError e = error_from(base_scenario(), {set("rig.parts[99999999999999999999999].price=1")});
+    CHECK(e.source() == "--set rig.parts[99999999999999999999999].price=1");
+    CHECK_THAT(e.message(), Catch::Contains("expected an index such as parts[0]"));
+}
+
+TEST_CASE("errors inside tables an override made or replaced name the override", "[parse]") {
+    SECTION("an unknown key in a new table") {
+        const InputError e = error_from(base_scenario(), {set("foo.bar=1")});
+        CHECK(e.source() == "--set foo.bar=1");
+        CHECK(e.key_path() == "foo");
+        CHECK(e.message() == "unknown key");
+    }
+    SECTION("a key missing from an inline table given by --set") {
+        const InputError e = error_from(base_scenario(), {set("rig.parts[0].resale={method=\"declining_balance\"}")});
+        CHECK(e.source() == "--set rig.parts[0].resale={method=\"declining_balance\"}");
+        CHECK(e.line() == 0);
+        CHECK(e.key_path() == "rig.parts[0].resale.annual_rate");
+        CHECK_THAT(e.message(), Catch::Contains("missing required key"));
+    }
+    SECTION("a key missing from a list element replaced by --set") {
+        const InputError e = error_from(base_scenario(), {set("rig.parts[0]={kind=\"gpu\",name=\"x\"}")});
+        CHECK(e.source() == "--set rig.parts[0]={kind=\"gpu\",name=\"x\"}");
+        CHECK(e.key_path() == "rig.parts[0].price");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Files
 
@@ -514,7 +541,16 @@ TEST_CASE("a missing scenario file is named in the error", "[parse]") {
     } catch (const InputError& e) {
         CHECK(e.source() == "no/such.toml");
         CHECK(e.line() == 0);
-        CHECK(std::string(e.what()) == "no/such.toml: cannot open the scenario file");
+        CHECK(std::string(e.what()) == "no/such.toml: no such scenario file");
+    }
+}
+
+TEST_CASE("a directory given as the scenario is rejected as not a file", "[parse]") {
+    try {
+        payback::load_scenario(PAYBACK_SOURCE_DIR "/scenarios");
+        FAIL("load_scenario read a directory");
+    } catch (const InputError& e) {
+        CHECK(e.message() == "not a regular file");
     }
 }
 
