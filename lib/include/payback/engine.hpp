@@ -73,7 +73,7 @@ T discount_factor(const T& annual_rate, double months) {
 /// The parts' resale value at an age, summed.
 template <class T>
 T asset_value(const ModelInputs<T>& in, double age_months) {
-    T total = in.price_per_kwh * 0.0;
+    T total = numeric_ops<T>::fill_like(in.price_per_kwh, 0.0);  // zero, shaped like the lanes
     for (const auto& part : in.parts) total = total + part.cost * resale_fraction(part.resale, age_months);
     return total;
 }
@@ -81,7 +81,7 @@ T asset_value(const ModelInputs<T>& in, double age_months) {
 /// Runs the model month by month, handing each month's flows to `sink(const MonthFlows<T>&)`.
 template <class T, class Sink>
 void simulate(const ModelInputs<T>& in, Sink&& sink) {
-    const T zero = in.price_per_kwh * 0.0;
+    const T zero = numeric_ops<T>::fill_like(in.price_per_kwh, 0.0);
     T capex_total = zero;
     for (const auto& part : in.parts) capex_total = capex_total + part.cost;
 

@@ -66,7 +66,7 @@ template <class T>
 class MetricsAccumulator {
 public:
     explicit MetricsAccumulator(const ModelInputs<T>& in) : discount_rate_(in.discount_rate) {
-        const T zero = in.price_per_kwh * 0.0;
+        const T zero = numeric_ops<T>::fill_like(in.price_per_kwh, 0.0);
         rig_outlay_ = rig_total_ = rig_pv_ = rig_kwh_ = zero;
         clouds_.assign(in.clouds.size(), CloudState{zero, zero, CrossingSearch<T>::start(zero),
                                                     CrossingSearch<T>::start(zero)});
