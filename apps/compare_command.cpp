@@ -32,12 +32,13 @@ std::string text_report(const Scenario& s, const Comparison& c) {
                            amount(o.total_cost), amount(o.npv_cost), amount(o.cost_per_gpu_hour, 2),
                            o.kind == OptionKind::diy ? amount(o.energy_kwh) : "");
     if (!c.versus.empty()) {
-        out += fmt::format("\n{:<{}}  {:>11} {:>11} {:>12} {:>16}\n", s.rig.name + " against", width,
-                           "payback mo", "if sold mo", "NPV savings", "break-even h/mo");
+        out += fmt::format("\n{:<{}}  {:>11} {:>11} {:>12} {:>12} {:>16}\n", s.rig.name + " against", width,
+                           "payback mo", "if sold mo", "discounted", "NPV savings", "break-even h/mo");
         for (const VersusResult& v : c.versus)
-            out += fmt::format("{:<{}}  {:>11} {:>11} {:>12} {:>16}\n", v.cloud, width,
+            out += fmt::format("{:<{}}  {:>11} {:>11} {:>12} {:>12} {:>16}\n", v.cloud, width,
                                amount(v.payback_months, 1), amount(v.payback_months_if_sold, 1),
-                               amount(v.npv_savings), amount(v.breakeven_gpu_hours_per_month, 1));
+                               amount(v.discounted_payback_months, 1), amount(v.npv_savings),
+                               amount(v.breakeven_gpu_hours_per_month, 1));
     }
     return out + "\n" + c.verdict + "\n";
 }
@@ -45,19 +46,20 @@ std::string text_report(const Scenario& s, const Comparison& c) {
 std::string csv_report(const Comparison& c) {
     std::string out =
         "name,kind,total_cost,npv_cost,cost_per_gpu_hour,energy_kwh,payback_months,payback_months_if_sold,"
-        "npv_savings,breakeven_gpu_hours_per_month\n";
+        "discounted_payback_months,npv_savings,breakeven_gpu_hours_per_month\n";
     auto cell = [](const std::optional<double>& v) { return v ? fmt::format("{}", *v) : std::string(); };
     for (std::size_t i = 0; i < c.options.size(); ++i) {
         const OptionResult& o = c.options[i];
         out += fmt::format("{},{},{},{},{},{}", csv_field(o.name), to_string(o.kind), o.total_cost, o.npv_cost,
                            cell(o.cost_per_gpu_hour), o.energy_kwh);
         if (i == 0) {
-            out += ",,,,\n";
+            out += ",,,,,\n";
             continue;
         }
         const VersusResult& v = c.versus[i - 1];
-        out += fmt::format(",{},{},{},{}\n", cell(v.payback_months), cell(v.payback_months_if_sold),
-                           v.npv_savings, cell(v.breakeven_gpu_hours_per_month));
+        out += fmt::format(",{},{},{},{},{}\n", cell(v.payback_months), cell(v.payback_months_if_sold),
+                           cell(v.discounted_payback_months), v.npv_savings,
+                           cell(v.breakeven_gpu_hours_per_month));
     }
     return out;
 }

@@ -27,6 +27,7 @@ nlohmann::json comparison_json(const Scenario& s, const Comparison& c) {
         versus.push_back({{"cloud", v.cloud},
                           {"payback_months", optional_number(v.payback_months)},
                           {"payback_months_if_sold", optional_number(v.payback_months_if_sold)},
+                          {"discounted_payback_months", optional_number(v.discounted_payback_months)},
                           {"npv_savings", v.npv_savings},
                           {"breakeven_gpu_hours_per_month", optional_number(v.breakeven_gpu_hours_per_month)}});
     return {{"scenario", s.name},

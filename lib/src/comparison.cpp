@@ -90,7 +90,8 @@ Comparison compare(const Scenario& s) {
         c.options.push_back({s.clouds[i].name, OptionKind::cloud, m.clouds[i].total_cost,
                              m.clouds[i].npv_cost, per_hour(m.clouds[i].total_cost), 0.0});
         c.versus.push_back({s.clouds[i].name, present(m.versus[i].payback_months),
-                            present(m.versus[i].payback_months_if_sold), m.versus[i].npv_savings,
+                            present(m.versus[i].payback_months_if_sold),
+                            present(m.versus[i].discounted_payback_months), m.versus[i].npv_savings,
                             breakeven_training_hours(in, i)});
     }
     c.verdict = verdict_for(c, s);

@@ -155,7 +155,8 @@ TEST_CASE("compare --json has the documented shape", "[cli]") {
     REQUIRE(j.at("versus").size() == 1);
     const json& versus = j.at("versus")[0];
     CHECK(versus.at("cloud") == "AWS V100 on-demand (2020)");
-    for (const char* key : {"payback_months", "payback_months_if_sold", "npv_savings", "breakeven_gpu_hours_per_month"}) {
+    for (const char* key : {"payback_months", "payback_months_if_sold", "discounted_payback_months", "npv_savings",
+                            "breakeven_gpu_hours_per_month"}) {
         INFO("versus[0]." << key);
         CHECK(versus.at(key).is_number());
     }
@@ -172,6 +173,7 @@ TEST_CASE("compare reproduces Dettmers' published break-even", "[cli]") {
     const double payback = rig_price / (cloud_per_month - energy_per_month);
     CHECK(versus.at("payback_months").get<double>() == Approx(payback).epsilon(1e-6));
     CHECK(versus.at("payback_months_if_sold").get<double>() == Approx(payback).epsilon(1e-6));  // no resale
+    CHECK(versus.at("discounted_payback_months").get<double>() == Approx(payback).epsilon(1e-6));  // at 0 %
 
     // 9.6316 months x 730/24 days a month = 293 days: the published "about 300 days".
     const double days = versus.at("payback_months").get<double>() * 730.0 / 24.0;
@@ -227,14 +229,14 @@ TEST_CASE("compare --csv prints a header and one row per option", "[cli]") {
     REQUIRE(lines.size() == 3);
     CHECK(lines[0] ==
           "name,kind,total_cost,npv_cost,cost_per_gpu_hour,energy_kwh,payback_months,payback_months_if_sold,"
-          "npv_savings,breakeven_gpu_hours_per_month");
+          "discounted_payback_months,npv_savings,breakeven_gpu_hours_per_month");
     const auto rig = split_csv(lines[1]);
     REQUIRE(rig.size() >= 6);
     CHECK(rig[0] == "RTX 3090 desktop");
     CHECK(rig[1] == "diy");
     CHECK(std::stod(rig[2]) == Approx(rig_price + 36 * energy_per_month));
     const auto cloud = split_csv(lines[2]);
-    REQUIRE(cloud.size() == 10);
+    REQUIRE(cloud.size() == 11);
     CHECK(cloud[0] == "AWS V100 on-demand (2020)");
     CHECK(cloud[1] == "cloud");
     CHECK(std::stod(cloud[6]) == Approx(rig_price / (cloud_per_month - energy_per_month)));

@@ -78,6 +78,22 @@ TEST_CASE("discounting: monthly at (1+r)^(1/12), capex undiscounted", "[engine][
     CHECK(m.clouds[0].npv_cost == Approx(pv_cloud).epsilon(1e-12));
     CHECK(m.rig.npv_cost == Approx(pv_rig).epsilon(1e-12));
     CHECK(m.versus[0].npv_savings == Approx(pv_cloud - pv_rig).epsilon(1e-12));
+    // Discounted payback: the first month whose end has PV(rig outlay) <= PV(cloud spend), then
+    // linear within it. With the gap g(m) = 1500 + 17.875 S(m) - 100 S(m), S(m) = sum of factors:
+    // g(m) = 1500 - 82.125 S(m).
+    auto annuity = [](int months) {
+        double sum = 0;
+        for (int k = 1; k <= months; ++k) sum += std::pow(1.12, -k / 12.0);
+        return sum;
+    };
+    int m_cross = 1;
+    while (1500.0 - 82.125 * annuity(m_cross) > 0) ++m_cross;
+    const double g0 = 1500.0 - 82.125 * annuity(m_cross - 1), g1 = 1500.0 - 82.125 * annuity(m_cross);
+    // v = 1.12^(-1/12) = 0.990600; S(m) = v (1 - v^m) / (1 - v) reaches 1500 / 82.125 = 18.265
+    // when v^m = 1 - 18.265 x 0.0094 / 0.9906 = 0.8267: m = ln 0.8267 / ln v = 20.15, in month 21.
+    CHECK(m_cross == 21);
+    CHECK(m.versus[0].discounted_payback_months == Approx(20.15).margin(0.01));
+    CHECK(m.versus[0].discounted_payback_months == Approx(m_cross - 1 + g0 / (g0 - g1)).epsilon(1e-12));
     // A year-end flow of 1 is worth 1/1.12 today.
     CHECK(discount_factor(0.12, 12.0) == Approx(1.0 / 1.12).epsilon(1e-15));
 }

@@ -55,6 +55,7 @@ TEST_CASE("the batch engine on Eigen lanes equals the scalar run lane by lane", 
         CHECK(same(scalar.clouds[0].npv_cost, batch.clouds[0].npv_cost[lane]));
         CHECK(same(scalar.versus[0].payback_months, batch.versus[0].payback_months[lane]));
         CHECK(same(scalar.versus[0].payback_months_if_sold, batch.versus[0].payback_months_if_sold[lane]));
+        CHECK(same(scalar.versus[0].discounted_payback_months, batch.versus[0].discounted_payback_months[lane]));
         CHECK(same(scalar.versus[0].npv_savings, batch.versus[0].npv_savings[lane]));
         if (!std::isnan(scalar.versus[0].payback_months)) ++payback_lanes_reached;
     }

@@ -24,6 +24,7 @@ struct VersusResult {
     std::string cloud;
     std::optional<double> payback_months;
     std::optional<double> payback_months_if_sold;
+    std::optional<double> discounted_payback_months;
     double npv_savings;  ///< positive: building is cheaper in present value
     std::optional<double> breakeven_gpu_hours_per_month;
 };

@@ -43,6 +43,7 @@ template <class T>
 struct Versus {
     T payback_months;          ///< NaN when not reached within the horizon
     T payback_months_if_sold;  ///< NaN when not reached within the horizon
+    T discounted_payback_months;  ///< the same crossing on present values; NaN when not reached
     T npv_savings;             ///< NPV(renting) - NPV(building), costs as positive amounts
 };
 
@@ -67,9 +68,9 @@ class MetricsAccumulator {
 public:
     explicit MetricsAccumulator(const ModelInputs<T>& in) : discount_rate_(in.discount_rate) {
         const T zero = numeric_ops<T>::fill_like(in.price_per_kwh, 0.0);
-        rig_outlay_ = rig_total_ = rig_pv_ = rig_kwh_ = zero;
-        clouds_.assign(in.clouds.size(), CloudState{zero, zero, CrossingSearch<T>::start(zero),
-                                                    CrossingSearch<T>::start(zero)});
+        rig_outlay_ = rig_outlay_pv_ = rig_total_ = rig_pv_ = rig_kwh_ = zero;
+        const auto not_yet = CrossingSearch<T>::start(zero);
+        clouds_.assign(in.clouds.size(), CloudState{zero, zero, not_yet, not_yet, not_yet});
     }
 
     void operator()(const MonthFlows<T>& f) {
@@ -78,6 +79,8 @@ public:
 
         const T outlay_start = rig_outlay_ + f.rig.capex;
         rig_outlay_ = outlay_start + f.rig.energy_cost;
+        const T outlay_pv_start = rig_outlay_pv_ + f.rig.capex * discount_start;
+        rig_outlay_pv_ = outlay_pv_start + f.rig.energy_cost * discount_end;
         rig_total_ = rig_total_ + f.rig.capex + f.rig.energy_cost - f.rig.resale;
         rig_pv_ = rig_pv_ + f.rig.capex * discount_start + (f.rig.energy_cost - f.rig.resale) * discount_end;
         rig_kwh_ = rig_kwh_ + f.rig.energy_kwh;
@@ -85,11 +88,13 @@ public:
         for (std::size_t c = 0; c < clouds_.size(); ++c) {
             CloudState& s = clouds_[c];
             const T spent_start = s.spent;
+            const T pv_start = s.pv;
             s.spent = s.spent + f.cloud_spend[c];
             s.pv = s.pv + f.cloud_spend[c] * discount_end;
             s.payback.step(f.month, outlay_start - spent_start, rig_outlay_ - s.spent);
             s.payback_if_sold.step(f.month, outlay_start - f.rig.asset_value_start - spent_start,
                                    rig_outlay_ - f.rig.asset_value_end - s.spent);
+            s.discounted_payback.step(f.month, outlay_pv_start - pv_start, rig_outlay_pv_ - s.pv);
         }
     }
 
@@ -99,7 +104,8 @@ public:
         m.rig_energy_kwh = rig_kwh_;
         for (const auto& s : clouds_) {
             m.clouds.push_back({s.spent, s.pv});
-            m.versus.push_back({s.payback.months, s.payback_if_sold.months, s.pv - rig_pv_});
+            m.versus.push_back({s.payback.months, s.payback_if_sold.months, s.discounted_payback.months,
+                                s.pv - rig_pv_});
         }
         return m;
     }
@@ -110,10 +116,12 @@ private:
         T pv;
         CrossingSearch<T> payback;
         CrossingSearch<T> payback_if_sold;
+        CrossingSearch<T> discounted_payback;
     };
 
     T discount_rate_;
-    T rig_outlay_;  ///< capex + energy so far, resale not counted
+    T rig_outlay_;     ///< capex + energy so far, resale not counted
+    T rig_outlay_pv_;  ///< the same in present value
     T rig_total_;
     T rig_pv_;
     T rig_kwh_;
