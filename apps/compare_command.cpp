@@ -20,7 +20,7 @@ struct CompareArgs {
 };
 
 std::string text_report(const Scenario& s, const Comparison& c) {
-    std::string out = fmt::format("{}: {} months, {:.0f} GPU-hours of training a month, discount rate {:.1f}%/yr, {}\n\n",
+    std::string out = fmt::format("{}: {} months, {} GPU-hours of training a month, discount rate {:.1f}%/yr, {}\n\n",
                                   s.name, s.horizon_months, units::in_hours(s.training_per_month),
                                   s.discount_rate * 100.0, s.currency);
     std::size_t width = s.rig.name.size() + 8;  // room for "<rig> against"
