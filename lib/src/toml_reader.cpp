@@ -81,10 +81,6 @@ InputError TomlReader::error(std::string_view key, const std::string& message) c
     return InputError(source_, line_, child_path(key), message);
 }
 
-InputError TomlReader::error_here(const std::string& message) const {
-    return InputError(source_, line_, key_path_, message);
-}
-
 InputError TomlReader::error_at(const toml::node& node, std::string_view key,
                                 const std::string& message) const {
     auto [source, line] = origin_of(node);

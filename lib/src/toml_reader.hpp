@@ -66,10 +66,6 @@ public:
     void finish() const;
 
     InputError error(std::string_view key, const std::string& message) const;
-    InputError error_here(const std::string& message) const;
-    const std::string& key_path() const { return key_path_; }
-    int line() const { return line_; }
-    bool has(std::string_view key) const { return table_->contains(key); }
 
 private:
     const toml::node* find(std::string_view key, bool required, const char* expected) const;
