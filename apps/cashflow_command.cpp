@@ -69,8 +69,8 @@ void add_cashflow_command(CLI::App& app) {
     command->add_flag("--json", args->json, "Print JSON")->excludes(csv);
     command->callback([args] {
         const Scenario scenario = load(args->scenario);
-        const Comparison comparison = compare(scenario);
-        const CashFlows& table = pick(comparison.cashflows, args->option);
+        const std::vector<CashFlows> tables = cash_flows(scenario);
+        const CashFlows& table = pick(tables, args->option);
         if (args->csv)
             emit(csv_table(table));
         else if (args->json)

@@ -64,13 +64,26 @@ std::optional<double> breakeven_training_hours(const ModelInputs<double>& inputs
     return 0.5 * (a + b);
 }
 
-Comparison compare(const Scenario& s) {
-    const ModelInputs<double> in = model_inputs(s);
+namespace {
+CashFlowRecorder recorder_for(const Scenario& s, const ModelInputs<double>& in) {
     std::vector<std::string> cloud_names;
     for (const auto& cloud : s.clouds) cloud_names.push_back(cloud.name);
+    return CashFlowRecorder(in, s.rig.name, cloud_names);
+}
+}  // namespace
+
+std::vector<CashFlows> cash_flows(const Scenario& s) {
+    const ModelInputs<double> in = model_inputs(s);
+    CashFlowRecorder recorder = recorder_for(s, in);
+    simulate(in, recorder);
+    return std::move(recorder).tables();
+}
+
+Comparison compare(const Scenario& s) {
+    const ModelInputs<double> in = model_inputs(s);
 
     // One pass feeds the table and the metrics the same numbers.
-    CashFlowRecorder recorder(in, s.rig.name, cloud_names);
+    CashFlowRecorder recorder = recorder_for(s, in);
     MetricsAccumulator<double> metrics(in);
     simulate(in, [&](const MonthFlows<double>& month) {
         recorder(month);

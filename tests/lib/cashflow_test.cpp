@@ -62,3 +62,16 @@ TEST_CASE("columns can be read by name", "[cashflow]") {
     CHECK_THROWS_AS(cloud.value("nonsense", 0), std::out_of_range);
     CHECK(CashFlows::column_names().front() == "month");
 }
+
+TEST_CASE("cash_flows gives the same tables as compare", "[cashflow]") {
+    const Scenario s = parse_scenario(test::hand_scenario(), "hand.toml", {{"scenario.discount_rate", "0.07"}});
+    const auto alone = cash_flows(s);
+    const auto with_metrics = compare(s).cashflows;
+    REQUIRE(alone.size() == with_metrics.size());
+    for (std::size_t t = 0; t < alone.size(); ++t) {
+        CHECK(alone[t].option == with_metrics[t].option);
+        CHECK(alone[t].net == with_metrics[t].net);
+        CHECK(alone[t].discounted == with_metrics[t].discounted);
+        CHECK(alone[t].asset_value == with_metrics[t].asset_value);
+    }
+}

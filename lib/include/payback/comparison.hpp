@@ -38,6 +38,9 @@ struct Comparison {
 
 Comparison compare(const Scenario& scenario);
 
+/// Only the cash-flow tables (the rig first, then each cloud option): no metrics, no break-even search.
+std::vector<CashFlows> cash_flows(const Scenario& scenario);
+
 /// The monthly training hours in [0, 730] at which NPV savings against cloud option `cloud`
 /// are zero (a bracketed TOMS 748 root search); none when the sign does not change on [0, 730].
 std::optional<double> breakeven_training_hours(const ModelInputs<double>& inputs, std::size_t cloud);
