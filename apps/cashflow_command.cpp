@@ -1,4 +1,5 @@
 // payback cashflow SCENARIO [--option NAME] [--csv | --json]
+#include <algorithm>
 #include <memory>
 
 #include <fmt/format.h>
@@ -30,29 +31,47 @@ const CashFlows& pick(const std::vector<CashFlows>& tables, const std::string& n
     throw InputError("--option", 0, "", "no option named \"" + name + "\"; the options are " + names);
 }
 
+// The line items that are non-zero somewhere (a plain rig shows no loan or tax columns), then the sums.
 std::string text_table(const CashFlows& t, const std::string& currency) {
+    std::vector<std::string> columns;
+    for (const auto& item : CashFlows::line_item_names()) {
+        const auto& values = t.column(item);
+        if (std::any_of(values.begin(), values.end(), [](double v) { return v != 0.0; })) columns.push_back(item);
+    }
+    for (const char* sum : {"net", "cumulative", "discounted", "cumulative_discounted"}) columns.push_back(sum);
+    if (t.kind == OptionKind::diy) columns.insert(columns.end(), {"energy_kwh", "asset_value"});
+
     std::string out = fmt::format("{} ({}), cash flows in {}: costs negative, income positive\n\n", t.option,
                                   to_string(t.kind), currency);
-    out += fmt::format("{:>5} {:>10} {:>9} {:>9} {:>10} {:>10} {:>11} {:>10} {:>11} {:>8} {:>10}\n", "month",
-                       "capex", "energy", "cloud", "resale", "net", "cumulative", "discounted", "cum. disc.",
-                       "kWh", "value");
-    for (std::size_t r = 0; r < t.months(); ++r)
-        out += fmt::format("{:>5} {:>10} {:>9} {:>9} {:>10} {:>10} {:>11} {:>10} {:>11} {:>8} {:>10}\n",
-                           t.month[r], amount(t.capex[r]), amount(t.energy[r], 2), amount(t.cloud[r], 2),
-                           amount(t.resale[r]), amount(t.net[r], 2), amount(t.cumulative[r]),
-                           amount(t.discounted[r], 2), amount(t.cumulative_discounted[r]),
-                           amount(t.energy_kwh[r], 1), amount(t.asset_value[r]));
+    out += fmt::format("{:>5}", "month");
+    for (const auto& column : columns) {
+        const std::string header = column == "cumulative_discounted" ? "cum. disc." : column;
+        out += fmt::format(" {:>{}}", header, std::max<std::size_t>(header.size(), 10));
+    }
+    out += "\n";
+    for (std::size_t r = 0; r < t.months(); ++r) {
+        out += fmt::format("{:>5}", t.month[r]);
+        for (const auto& column : columns) {
+            const std::size_t width = std::max<std::size_t>(column == "cumulative_discounted" ? 10 : column.size(), 10);
+            const int decimals = column == "energy_kwh" ? 1 : (column.find("cumulative") == 0 ? 0 : 2);
+            out += fmt::format(" {:>{}}", amount(t.value(column, r), decimals), width);
+        }
+        out += "\n";
+    }
     return out;
 }
 
+// Every column, then one capex column per part ("capex:RTX 3090").
 std::string csv_table(const CashFlows& t) {
     std::string out;
     for (const auto& column : CashFlows::column_names()) out += (out.empty() ? "" : ",") + column;
+    for (const auto& part : t.capex_by_part) out += "," + csv_field("capex:" + part.part);
     out += "\n";
     for (std::size_t r = 0; r < t.months(); ++r) {
         std::string row;
         for (const auto& column : CashFlows::column_names())
             row += (row.empty() ? "" : ",") + fmt::format("{}", t.value(column, r));
+        for (const auto& part : t.capex_by_part) row += fmt::format(",{}", part.capex[r]);
         out += row + "\n";
     }
     return out;

@@ -19,47 +19,64 @@ struct CompareArgs {
     bool csv = false;
 };
 
+// The IRR for a table cell: a rate, or why there is none.
+std::string irr_cell(const VersusResult& v) {
+    if (v.irr) return fmt::format("{:.1f}%", *v.irr * 100.0);
+    if (v.irr_status == "multiple_roots") return fmt::format("{} roots", v.irr_roots.size());
+    if (v.irr_status == "not_converged") return "not found";
+    return "-";
+}
+
+std::string percent(const std::optional<double>& value) {
+    return value ? fmt::format("{:.0f}%", *value * 100.0) : "-";
+}
+
 std::string text_report(const Scenario& s, const Comparison& c) {
-    std::string out = fmt::format("{}: {} months, {} GPU-hours of training a month, discount rate {:.1f}%/yr, {}\n\n",
+    std::string out = fmt::format("{}: {} months, {} GPU-hours of training a month, discount rate {:.1f}%/yr, {}{}\n\n",
                                   s.name, s.horizon_months, units::in_hours(s.training_per_month),
-                                  s.discount_rate * 100.0, s.currency);
+                                  s.discount_rate * 100.0, s.currency,
+                                  s.perspective == Perspective::business ? ", business (after tax)" : "");
     std::size_t width = s.rig.name.size() + 8;  // room for "<rig> against"
     for (const OptionResult& o : c.options) width = std::max(width, o.name.size());
-    out += fmt::format("{:<{}}  {:>5} {:>12} {:>12} {:>10} {:>10}\n", "option", width, "kind", "total cost",
-                       "PV of cost", "per GPU-h", "kWh");
+    out += fmt::format("{:<{}}  {:>5} {:>12} {:>12} {:>10} {:>11} {:>10}\n", "option", width, "kind", "total cost",
+                       "PV of cost", "per GPU-h", "levelized/h", "kWh");
     for (const OptionResult& o : c.options)
-        out += fmt::format("{:<{}}  {:>5} {:>12} {:>12} {:>10} {:>10}\n", o.name, width, to_string(o.kind),
+        out += fmt::format("{:<{}}  {:>5} {:>12} {:>12} {:>10} {:>11} {:>10}\n", o.name, width, to_string(o.kind),
                            amount(o.total_cost), amount(o.npv_cost), amount(o.cost_per_gpu_hour, 2),
+                           amount(o.levelized_cost_per_gpu_hour, 2),
                            o.kind == OptionKind::diy ? amount(o.energy_kwh) : "");
     if (!c.versus.empty()) {
-        out += fmt::format("\n{:<{}}  {:>11} {:>11} {:>12} {:>12} {:>16}\n", s.rig.name + " against", width,
-                           "payback mo", "if sold mo", "discounted", "NPV savings", "break-even h/mo");
+        out += fmt::format("\n{:<{}}  {:>11} {:>11} {:>11} {:>12} {:>8} {:>9} {:>8} {:>12}\n", s.rig.name + " against",
+                           width, "payback mo", "if sold mo", "discounted", "NPV savings", "ROI", "IRR/yr",
+                           "sell at", "break-even h");
         for (const VersusResult& v : c.versus)
-            out += fmt::format("{:<{}}  {:>11} {:>11} {:>12} {:>12} {:>16}\n", v.cloud, width,
+            out += fmt::format("{:<{}}  {:>11} {:>11} {:>11} {:>12} {:>8} {:>9} {:>8} {:>12}\n", v.cloud, width,
                                amount(v.payback_months, 1), amount(v.payback_months_if_sold, 1),
-                               amount(v.discounted_payback_months, 1), amount(v.npv_savings),
-                               amount(v.breakeven_gpu_hours_per_month, 1));
+                               amount(v.discounted_payback_months, 1), amount(v.npv_savings), percent(v.roi),
+                               irr_cell(v), v.optimal_sale_month, amount(v.breakeven_gpu_hours_per_month, 1));
     }
     return out + "\n" + c.verdict + "\n";
 }
 
 std::string csv_report(const Comparison& c) {
     std::string out =
-        "name,kind,total_cost,npv_cost,cost_per_gpu_hour,energy_kwh,payback_months,payback_months_if_sold,"
-        "discounted_payback_months,npv_savings,breakeven_gpu_hours_per_month\n";
+        "name,kind,total_cost,npv_cost,npv,cost_per_gpu_hour,levelized_cost_per_gpu_hour,energy_kwh,"
+        "payback_months,payback_months_if_sold,discounted_payback_months,npv_savings,roi,irr,irr_status,"
+        "optimal_sale_month,breakeven_gpu_hours_per_month\n";
     auto cell = [](const std::optional<double>& v) { return v ? fmt::format("{}", *v) : std::string(); };
     for (std::size_t i = 0; i < c.options.size(); ++i) {
         const OptionResult& o = c.options[i];
-        out += fmt::format("{},{},{},{},{},{}", csv_field(o.name), to_string(o.kind), o.total_cost, o.npv_cost,
-                           cell(o.cost_per_gpu_hour), o.energy_kwh);
+        out += fmt::format("{},{},{},{},{},{},{},{}", csv_field(o.name), to_string(o.kind), o.total_cost,
+                           o.npv_cost, o.npv, cell(o.cost_per_gpu_hour), cell(o.levelized_cost_per_gpu_hour),
+                           o.energy_kwh);
         if (i == 0) {
-            out += ",,,,,\n";
+            out += ",,,,,,,,,\n";
             continue;
         }
         const VersusResult& v = c.versus[i - 1];
-        out += fmt::format(",{},{},{},{},{}\n", cell(v.payback_months), cell(v.payback_months_if_sold),
-                           cell(v.discounted_payback_months), v.npv_savings,
-                           cell(v.breakeven_gpu_hours_per_month));
+        out += fmt::format(",{},{},{},{},{},{},{},{},{}\n", cell(v.payback_months), cell(v.payback_months_if_sold),
+                           cell(v.discounted_payback_months), v.npv_savings, cell(v.roi), cell(v.irr),
+                           v.irr_status, v.optimal_sale_month, cell(v.breakeven_gpu_hours_per_month));
     }
     return out;
 }

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include <boost/math/tools/toms748_solve.hpp>
 #include <fmt/format.h>
 
 #include "payback/conventions.hpp"
+#include "payback/finance.hpp"
 #include "payback/format.hpp"
 #include "payback/metrics.hpp"
 
@@ -64,12 +66,31 @@ std::optional<double> breakeven_training_hours(const ModelInputs<double>& inputs
     return 0.5 * (a + b);
 }
 
-namespace {
-CashFlowRecorder recorder_for(const Scenario& s, const ModelInputs<double>& in) {
-    std::vector<std::string> cloud_names;
-    for (const auto& cloud : s.clouds) cloud_names.push_back(cloud.name);
-    return CashFlowRecorder(in, s.rig.name, cloud_names);
+std::pair<int, double> optimal_sale(const ModelInputs<double>& inputs, std::size_t cloud) {
+    std::pair<int, double> best{0, 0.0};
+    for (int month = 1; month <= inputs.horizon_months; ++month) {
+        const double savings = evaluate(truncated(inputs, month)).versus.at(cloud).npv_savings;
+        if (best.first == 0 || savings > best.second) best = {month, savings};
+    }
+    return best;
 }
+
+namespace {
+
+CashFlowRecorder recorder_for(const Scenario& s, const ModelInputs<double>& in) {
+    std::vector<std::string> part_names, cloud_names;
+    for (const auto& part : s.rig.parts) part_names.push_back(part.name);
+    for (const auto& cloud : s.clouds) cloud_names.push_back(cloud.name);
+    return CashFlowRecorder(in, s.rig.name, part_names, cloud_names);
+}
+
+void add_irr(VersusResult& v, const CashFlows& rig, const CashFlows& cloud) {
+    const finance::IrrResult irr = finance::irr(incremental_flows(rig, cloud));
+    v.irr_status = finance::to_string(irr.status);
+    for (double monthly : irr.rates) v.irr_roots.push_back(finance::annual_rate(monthly));
+    if (irr.status == finance::IrrStatus::ok) v.irr = v.irr_roots.front();
+}
+
 }  // namespace
 
 std::vector<CashFlows> cash_flows(const Scenario& s) {
@@ -97,15 +118,26 @@ Comparison compare(const Scenario& s) {
     auto per_hour = [&](double total) {
         return work_hours > 0 ? std::optional<double>(total / work_hours) : std::nullopt;
     };
-    c.options.push_back({s.rig.name, OptionKind::diy, m.rig.total_cost, m.rig.npv_cost,
-                         per_hour(m.rig.total_cost), m.rig_energy_kwh});
+    auto option = [&](const std::string& name, OptionKind kind, const OptionTotals<double>& totals,
+                      double energy_kwh) {
+        return OptionResult{name, kind, totals.total_cost, totals.npv_cost, 0.0 - totals.npv_cost,
+                            per_hour(totals.total_cost), present(totals.levelized_cost_per_gpu_hour), energy_kwh};
+    };
+    c.options.push_back(option(s.rig.name, OptionKind::diy, m.rig, m.rig_energy_kwh));
     for (std::size_t i = 0; i < s.clouds.size(); ++i) {
-        c.options.push_back({s.clouds[i].name, OptionKind::cloud, m.clouds[i].total_cost,
-                             m.clouds[i].npv_cost, per_hour(m.clouds[i].total_cost), 0.0});
-        c.versus.push_back({s.clouds[i].name, present(m.versus[i].payback_months),
-                            present(m.versus[i].payback_months_if_sold),
-                            present(m.versus[i].discounted_payback_months), m.versus[i].npv_savings,
-                            breakeven_training_hours(in, i)});
+        c.options.push_back(option(s.clouds[i].name, OptionKind::cloud, m.clouds[i], 0.0));
+        const Versus<double>& v = m.versus[i];
+        VersusResult result;
+        result.cloud = s.clouds[i].name;
+        result.payback_months = present(v.payback_months);
+        result.payback_months_if_sold = present(v.payback_months_if_sold);
+        result.discounted_payback_months = present(v.discounted_payback_months);
+        result.npv_savings = v.npv_savings;
+        result.roi = present(v.roi);
+        add_irr(result, c.cashflows.front(), c.cashflows[i + 1]);
+        std::tie(result.optimal_sale_month, result.optimal_sale_npv_savings) = optimal_sale(in, i);
+        result.breakeven_gpu_hours_per_month = breakeven_training_hours(in, i);
+        c.versus.push_back(std::move(result));
     }
     c.verdict = verdict_for(c, s);
     return c;

@@ -1,24 +1,64 @@
 #include "payback/engine.hpp"
 
+#include <cmath>
+
+#include "payback/finance.hpp"
+
 namespace payback {
+
+namespace {
+
+// The observed used price of one unit, as a fraction of its purchase price, at each month
+// boundary of the scenario: boundary k is `start` + k months.
+std::vector<double> observed_fractions(const Part& part, const Scenario& s) {
+    const PriceSchedule& schedule = *part.observed_prices;
+    const int year = std::stoi(s.start->substr(0, 4)), month = std::stoi(s.start->substr(5, 2));
+    const double start = calendar_month(year, month);
+    const double price = units::in_money(part.price);
+    std::vector<double> fractions;
+    for (int k = 0; k <= s.horizon_months; ++k)
+        fractions.push_back(price > 0 ? price_at(schedule, start + k) / price : 0.0);
+    return fractions;
+}
+
+}  // namespace
 
 ModelInputs<double> model_inputs(const Scenario& s) {
     ModelInputs<double> in;
     in.horizon_months = s.horizon_months;
     in.discount_rate = s.discount_rate;
+    in.inflation = s.inflation;
     in.training_hours = units::in_hours(s.training_per_month);
     in.idle_when_not_training = s.rig.when_not_training == WhenNotTraining::idle ? 1.0 : 0.0;
-    in.load_watts = 0.0;
-    in.idle_watts = 0.0;
-    for (const Part& part : s.rig.parts) {
-        in.load_watts += units::in_watts(part.load_power) * part.count;
-        in.idle_watts += units::in_watts(part.idle_power) * part.count;
-        in.parts.push_back({units::in_money(part.price) * part.count, part.resale});
-    }
     in.psu_efficiency = s.rig.psu_efficiency;
     in.price_per_kwh = units::in_money_per_kwh(s.electricity_price);
+    in.electricity_escalation = s.electricity_escalation;
+    in.maintenance_per_year = units::in_money(s.running_costs.maintenance_per_year);
+    in.repair_reserve_rate = s.running_costs.repair_reserve;
+    in.loan = {0.0, 0.0, 0};
+    if (s.financing)
+        in.loan = {units::in_money(s.financing->down_payment), s.financing->apr, s.financing->term_months};
+    in.tax = {0.0, 0.0};
+    std::vector<double> schedule;
+    if (s.tax) {
+        in.tax = {s.tax->income_tax_rate, s.tax->deduct_running_costs ? 1.0 : 0.0};
+        schedule = finance::depreciation_schedule(s.tax->depreciation, s.tax->life_years, s.tax->custom_schedule);
+    }
+    for (const Part& part : s.rig.parts) {
+        PartInputs<double> p;
+        p.cost = units::in_money(part.price) * part.count;
+        p.load_watts = units::in_watts(part.load_power) * part.count;
+        p.idle_watts = units::in_watts(part.idle_power) * part.count;
+        p.purchase_month = part.purchase_month;
+        p.sell_month = std::min(part.retire_month.value_or(s.horizon_months), s.horizon_months);
+        p.resale = part.resale;
+        if (part.resale.method == ResaleMethod::observed) p.resale.observed_fraction = observed_fractions(part, s);
+        p.tax_depreciation = schedule;
+        in.parts.push_back(std::move(p));
+    }
     for (const CloudOption& cloud : s.clouds)
-        in.clouds.push_back({units::in_money_per_hour(cloud.price), cloud.speedup});
+        in.clouds.push_back({units::in_money_per_hour(cloud.price), cloud.speedup, cloud.escalation,
+                             units::in_money(cloud.storage_per_month)});
     return in;
 }
 

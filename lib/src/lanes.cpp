@@ -16,37 +16,62 @@ Lanes gather(const std::vector<ModelInputs<double>>& samples, Get&& get) {
 ModelInputs<Lanes> stack_lanes(const std::vector<ModelInputs<double>>& samples) {
     if (samples.empty()) throw std::invalid_argument("stack_lanes: no samples");
     const ModelInputs<double>& first = samples.front();
-    for (const auto& s : samples)
+    for (const auto& s : samples) {
         if (s.horizon_months != first.horizon_months || s.parts.size() != first.parts.size() ||
-            s.clouds.size() != first.clouds.size())
+            s.clouds.size() != first.clouds.size() || s.loan.term_months != first.loan.term_months)
             throw std::invalid_argument("stack_lanes: samples differ in structure");
+        for (std::size_t p = 0; p < first.parts.size(); ++p) {
+            const auto &a = s.parts[p], &b = first.parts[p];
+            if (a.resale.method != b.resale.method || a.purchase_month != b.purchase_month ||
+                a.sell_month != b.sell_month || a.tax_depreciation != b.tax_depreciation ||
+                a.resale.observed_fraction != b.resale.observed_fraction)
+                throw std::invalid_argument("stack_lanes: samples differ in a part's structure");
+        }
+    }
 
     ModelInputs<Lanes> out;
     out.horizon_months = first.horizon_months;
-    out.discount_rate = gather(samples, [](const auto& s) { return s.discount_rate; });
-    out.training_hours = gather(samples, [](const auto& s) { return s.training_hours; });
-    out.idle_when_not_training = gather(samples, [](const auto& s) { return s.idle_when_not_training; });
-    out.load_watts = gather(samples, [](const auto& s) { return s.load_watts; });
-    out.idle_watts = gather(samples, [](const auto& s) { return s.idle_watts; });
-    out.psu_efficiency = gather(samples, [](const auto& s) { return s.psu_efficiency; });
-    out.price_per_kwh = gather(samples, [](const auto& s) { return s.price_per_kwh; });
+#define PAYBACK_GATHER(field) out.field = gather(samples, [](const auto& s) { return s.field; })
+    PAYBACK_GATHER(discount_rate);
+    PAYBACK_GATHER(inflation);
+    PAYBACK_GATHER(training_hours);
+    PAYBACK_GATHER(idle_when_not_training);
+    PAYBACK_GATHER(psu_efficiency);
+    PAYBACK_GATHER(price_per_kwh);
+    PAYBACK_GATHER(electricity_escalation);
+    PAYBACK_GATHER(maintenance_per_year);
+    PAYBACK_GATHER(repair_reserve_rate);
+    PAYBACK_GATHER(loan.down_payment);
+    PAYBACK_GATHER(loan.annual_rate);
+    PAYBACK_GATHER(tax.rate);
+    PAYBACK_GATHER(tax.deduct_running_costs);
+#undef PAYBACK_GATHER
+    out.loan.term_months = first.loan.term_months;
     for (std::size_t p = 0; p < first.parts.size(); ++p) {
-        for (const auto& s : samples)
-            if (s.parts[p].resale.method != first.parts[p].resale.method)
-                throw std::invalid_argument("stack_lanes: samples differ in a part's resale method");
+        const PartInputs<double>& model = first.parts[p];
+        auto each = [&](auto get) { return gather(samples, [&](const auto& s) { return get(s.parts[p]); }); };
         PartInputs<Lanes> part;
-        part.cost = gather(samples, [p](const auto& s) { return s.parts[p].cost; });
-        part.resale.method = first.parts[p].resale.method;
-        part.resale.annual_rate = gather(samples, [p](const auto& s) { return s.parts[p].resale.annual_rate; });
-        part.resale.life_years = gather(samples, [p](const auto& s) { return s.parts[p].resale.life_years; });
-        part.resale.salvage_fraction =
-            gather(samples, [p](const auto& s) { return s.parts[p].resale.salvage_fraction; });
+        part.cost = each([](const auto& q) { return q.cost; });
+        part.load_watts = each([](const auto& q) { return q.load_watts; });
+        part.idle_watts = each([](const auto& q) { return q.idle_watts; });
+        part.purchase_month = model.purchase_month;
+        part.sell_month = model.sell_month;
+        part.tax_depreciation = model.tax_depreciation;
+        part.resale.method = model.resale.method;
+        part.resale.annual_rate = each([](const auto& q) { return q.resale.annual_rate; });
+        part.resale.life_years = each([](const auto& q) { return q.resale.life_years; });
+        part.resale.salvage_fraction = each([](const auto& q) { return q.resale.salvage_fraction; });
+        part.resale.half_life_years = each([](const auto& q) { return q.resale.half_life_years; });
+        part.resale.observed_fraction = model.resale.observed_fraction;
         out.parts.push_back(part);
     }
     for (std::size_t c = 0; c < first.clouds.size(); ++c) {
+        auto each = [&](auto get) { return gather(samples, [&](const auto& s) { return get(s.clouds[c]); }); };
         CloudInputs<Lanes> cloud;
-        cloud.price_per_hour = gather(samples, [c](const auto& s) { return s.clouds[c].price_per_hour; });
-        cloud.speedup = gather(samples, [c](const auto& s) { return s.clouds[c].speedup; });
+        cloud.price_per_hour = each([](const auto& q) { return q.price_per_hour; });
+        cloud.speedup = each([](const auto& q) { return q.speedup; });
+        cloud.price_escalation = each([](const auto& q) { return q.price_escalation; });
+        cloud.storage_per_month = each([](const auto& q) { return q.storage_per_month; });
         out.clouds.push_back(cloud);
     }
     return out;

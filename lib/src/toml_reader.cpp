@@ -130,6 +130,34 @@ std::int64_t TomlReader::integer_or(std::string_view key, std::int64_t fallback,
     return value;
 }
 
+bool TomlReader::boolean_or(std::string_view key, bool fallback) const {
+    const toml::node* node = find(key, false, "true or false");
+    if (!node) return fallback;
+    if (!node->is_boolean()) throw error_at(*node, key, "expected true or false, got " + describe_node(*node));
+    return *node->value<bool>();
+}
+
+std::vector<double> TomlReader::numbers(std::string_view key, const NumberRule& rule) const {
+    const toml::node* node = find(key, true, "an array of numbers");
+    const toml::array* array = node->as_array();
+    if (!array) throw error_at(*node, key, "expected an array of numbers, got " + describe_node(*node));
+    std::vector<double> values;
+    for (std::size_t i = 0; i < array->size(); ++i) {
+        const toml::node& element = *array->get(i);
+        std::string element_key(key);
+        element_key += fmt::format("[{}]", i);
+        const auto value = element.value<double>();
+        if (!value || element.is_boolean())
+            throw error_at(element, element_key, "expected a number, got " + describe_node(element));
+        if (!std::isfinite(*value) || !rule.admits(*value))
+            throw error_at(element, element_key, fmt::format("{}, got {}", rule.describe(), *value));
+        values.push_back(*value);
+    }
+    return values;
+}
+
+bool TomlReader::contains(std::string_view key) const { return table_->contains(key); }
+
 std::string TomlReader::string(std::string_view key) const {
     const toml::node* node = find(key, true, "a string");
     if (!node->is_string()) throw error_at(*node, key, "expected a string, got " + describe_node(*node));

@@ -44,6 +44,10 @@ public:
     double number_or(std::string_view key, double fallback, const NumberRule& rule) const;
     std::int64_t integer_or(std::string_view key, std::int64_t fallback, std::int64_t lo,
                             std::int64_t hi) const;
+    bool boolean_or(std::string_view key, bool fallback) const;
+    /// An array of numbers, each checked against `rule`; errors name the element (`key[2]`).
+    std::vector<double> numbers(std::string_view key, const NumberRule& rule) const;
+    bool contains(std::string_view key) const;
     std::string string(std::string_view key) const;
     std::string string_or(std::string_view key, std::string fallback) const;
 

@@ -100,12 +100,48 @@ std::vector<std::string> lines_of(const std::string& text) {
     return lines;
 }
 
+// One CSV line's cells (RFC 4180 quoting; no newlines inside cells in our output).
 std::vector<std::string> split_csv(const std::string& line) {
-    std::vector<std::string> cells;
-    std::istringstream in(line);
-    for (std::string cell; std::getline(in, cell, ',');) cells.push_back(cell);
+    std::vector<std::string> cells(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+            cells.back() += '"';
+            ++i;
+        } else if (c == '"') {
+            quoted = !quoted;
+        } else if (c == ',' && !quoted) {
+            cells.emplace_back();
+        } else {
+            cells.back() += c;
+        }
+    }
     return cells;
 }
+
+// CSV rows by column name, read through the header.
+class CsvRows {
+public:
+    explicit CsvRows(const std::vector<std::string>& lines) : header_(split_csv(lines.at(0))) {
+        for (std::size_t i = 1; i < lines.size(); ++i) {
+            rows_.push_back(split_csv(lines[i]));
+            REQUIRE(rows_.back().size() == header_.size());
+        }
+    }
+    const std::vector<std::string>& header() const { return header_; }
+    std::size_t size() const { return rows_.size(); }
+    const std::string& cell(std::size_t row, const std::string& column) const {
+        const auto at = std::find(header_.begin(), header_.end(), column);
+        REQUIRE(at != header_.end());
+        return rows_.at(row).at(static_cast<std::size_t>(at - header_.begin()));
+    }
+    double number(std::size_t row, const std::string& column) const { return std::stod(cell(row, column)); }
+
+private:
+    std::vector<std::string> header_;
+    std::vector<std::vector<std::string>> rows_;
+};
 
 // The contract for bad input: exit 2, nothing on stdout, exactly one line on stderr.
 void check_bad_input(const Result& r) {
@@ -228,18 +264,18 @@ TEST_CASE("compare --csv prints a header and one row per option", "[cli]") {
     const auto lines = lines_of(r.out);
     REQUIRE(lines.size() == 3);
     CHECK(lines[0] ==
-          "name,kind,total_cost,npv_cost,cost_per_gpu_hour,energy_kwh,payback_months,payback_months_if_sold,"
-          "discounted_payback_months,npv_savings,breakeven_gpu_hours_per_month");
-    const auto rig = split_csv(lines[1]);
-    REQUIRE(rig.size() >= 6);
-    CHECK(rig[0] == "RTX 3090 desktop");
-    CHECK(rig[1] == "diy");
-    CHECK(std::stod(rig[2]) == Approx(rig_price + 36 * energy_per_month));
-    const auto cloud = split_csv(lines[2]);
-    REQUIRE(cloud.size() == 11);
-    CHECK(cloud[0] == "AWS V100 on-demand (2020)");
-    CHECK(cloud[1] == "cloud");
-    CHECK(std::stod(cloud[6]) == Approx(rig_price / (cloud_per_month - energy_per_month)));
+          "name,kind,total_cost,npv_cost,npv,cost_per_gpu_hour,levelized_cost_per_gpu_hour,energy_kwh,"
+          "payback_months,payback_months_if_sold,discounted_payback_months,npv_savings,roi,irr,irr_status,"
+          "optimal_sale_month,breakeven_gpu_hours_per_month");
+    const CsvRows csv(lines);
+    CHECK(csv.cell(0, "name") == "RTX 3090 desktop");
+    CHECK(csv.cell(0, "kind") == "diy");
+    CHECK(csv.number(0, "total_cost") == Approx(rig_price + 36 * energy_per_month));
+    CHECK(csv.cell(0, "payback_months").empty());  // the rig against itself: no cell
+    CHECK(csv.cell(1, "name") == "AWS V100 on-demand (2020)");
+    CHECK(csv.cell(1, "kind") == "cloud");
+    CHECK(csv.number(1, "payback_months") == Approx(rig_price / (cloud_per_month - energy_per_month)));
+    CHECK(csv.cell(1, "irr_status") == "ok");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -250,19 +286,20 @@ TEST_CASE("cashflow --csv prints the rig's 36 months", "[cli]") {
     REQUIRE(r.code == 0);
     const auto lines = lines_of(r.out);
     REQUIRE(lines.size() == 37);
-    CHECK(lines[0] ==
-          "month,capex,energy,cloud,resale,net,cumulative,discounted,cumulative_discounted,energy_kwh,asset_value");
-    const auto first = split_csv(lines[1]);
-    REQUIRE(first.size() == 11);
-    CHECK(first[0] == "1");
-    CHECK(std::stod(first[1]) == -2200.0);
-    CHECK(std::stod(first[2]) == Approx(-energy_per_month));
-    CHECK(std::stod(first[9]) == Approx(0.45 * hours));  // kWh in the month: 49.275
-    CHECK(split_csv(lines[2])[1] == "0");  // no negative zeros
-    const auto last = split_csv(lines[36]);
-    REQUIRE(last.size() == 11);
-    CHECK(last[0] == "36");
-    CHECK(std::stod(last[6]) == Approx(-(rig_price + 36 * energy_per_month)));  // cumulative = -total cost
+    CHECK_THAT(lines[0], Catch::StartsWith("month,capex,energy,maintenance,repair,cloud,storage,rental_income,"
+                                           "rental_fees,resale,loan_proceeds,loan_interest,loan_principal,tax,"
+                                           "net,cumulative,discounted,cumulative_discounted,energy_kwh,"
+                                           "asset_value,work_hours,\"capex:RTX 3090"));
+    const CsvRows csv(lines);
+    CHECK(csv.cell(0, "month") == "1");
+    CHECK(csv.number(0, "capex") == -2200.0);
+    CHECK(csv.number(0, "capex:RTX 3090 (in a 2-GPU barebone, as published)") == -2200.0);
+    CHECK(csv.number(0, "energy") == Approx(-energy_per_month));
+    CHECK(csv.number(0, "energy_kwh") == Approx(0.45 * hours));  // kWh in the month: 49.275
+    CHECK(csv.number(0, "work_hours") == Approx(hours));
+    CHECK(csv.cell(1, "capex") == "0");  // no negative zeros
+    CHECK(csv.cell(35, "month") == "36");
+    CHECK(csv.number(35, "cumulative") == Approx(-(rig_price + 36 * energy_per_month)));  // -total cost
 }
 
 TEST_CASE("cashflow --option picks a cloud option by name", "[cli]") {
@@ -271,11 +308,11 @@ TEST_CASE("cashflow --option picks a cloud option by name", "[cli]") {
     REQUIRE(r.code == 0);
     const auto lines = lines_of(r.out);
     REQUIRE(lines.size() == 37);
-    const auto first = split_csv(lines[1]);
-    REQUIRE(first.size() == 11);
-    CHECK(std::stod(first[1]) == 0.0);  // no capex for a cloud option
-    CHECK(std::stod(first[3]) == Approx(-cloud_per_month));
-    CHECK(std::stod(split_csv(lines[36])[6]) == Approx(-36 * cloud_per_month));
+    const CsvRows csv(lines);
+    CHECK(csv.header().back() == "work_hours");  // no parts, so no per-part capex columns
+    CHECK(csv.number(0, "capex") == 0.0);  // no capex for a cloud option
+    CHECK(csv.number(0, "cloud") == Approx(-cloud_per_month));
+    CHECK(csv.number(35, "cumulative") == Approx(-36 * cloud_per_month));
 }
 
 TEST_CASE("cashflow with an unknown --option exits 2 listing the options", "[cli]") {

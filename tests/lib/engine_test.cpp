@@ -14,8 +14,10 @@ ModelInputs<double> hand_inputs(const std::vector<Override>& overrides = {}) {
 
 TEST_CASE("model_inputs sums the parts' power and cost", "[engine]") {
     const auto in = hand_inputs({{"rig.parts[0].count", "2"}});
-    CHECK(in.load_watts == 2 * 300 + 100);
-    CHECK(in.idle_watts == 2 * 20 + 30);
+    CHECK(in.parts[0].load_watts == 2 * 300);
+    CHECK(in.parts[1].load_watts == 100);
+    CHECK(in.parts[0].idle_watts == 2 * 20);
+    CHECK(in.parts[1].idle_watts == 30);
     CHECK(in.parts[0].cost == 2000);
     CHECK(in.parts[1].cost == 500);
     CHECK(in.training_hours == Approx(100).epsilon(1e-15));
@@ -28,12 +30,14 @@ TEST_CASE("one month of the hand scenario", "[engine]") {
     simulate(hand_inputs(), [&](const MonthFlows<double>& f) { months.push_back(f); });
     REQUIRE(months.size() == 24);
     // DC: 400 W x 100 h + 50 W x 630 h = 71,500 Wh; at the wall 71.5 / 0.8 = 89.375 kWh.
-    CHECK(months[0].rig.energy_kwh == Approx(89.375));
-    // 89.375 kWh x $0.20 = $17.875.
-    CHECK(months[0].rig.energy_cost == Approx(17.875));
+    CHECK(months[0].energy_kwh == Approx(89.375));
+    // 89.375 kWh x $0.20 = $17.875, a cost: negative.
+    CHECK(months[0].rig.energy == Approx(-17.875));
     // Cloud: 100 h / speedup 2 = 50 h at $2 = $100.
-    CHECK(months[0].cloud_spend[0] == Approx(100.0));
-    CHECK(months[0].rig.capex == 1500);
+    CHECK(months[0].clouds[0].cloud == Approx(-100.0));
+    CHECK(months[0].rig.capex == -1500);
+    CHECK(months[0].rig_capex_by_part[0] == -1000);
+    CHECK(months[0].rig_capex_by_part[1] == -500);
     CHECK(months[1].rig.capex == 0);
     // No resale method: the parts sell for nothing.
     CHECK(months[23].rig.resale == 0);
@@ -44,7 +48,7 @@ TEST_CASE("a rig switched off outside training draws only its load hours", "[eng
     simulate(hand_inputs({{"rig.when_not_training", "\"off\""}}),
              [&](const MonthFlows<double>& f) { months.push_back(f); });
     // 400 W x 100 h = 40 kWh DC; / 0.8 = 50 kWh at the wall.
-    CHECK(months[0].rig.energy_kwh == Approx(50.0));
+    CHECK(months[0].energy_kwh == Approx(50.0));
 }
 
 TEST_CASE("metrics of the hand scenario, by hand", "[engine][metrics]") {
@@ -109,13 +113,20 @@ TEST_CASE("payback if sold counts what the parts would fetch", "[engine][metrics
     in.discount_rate = 0.0;
     in.training_hours = 730.0;
     in.idle_when_not_training = 1.0;
-    in.load_watts = 500.0;
-    in.idle_watts = 0.0;
     in.psu_efficiency = 1.0;
     in.price_per_kwh = 80.0 / (0.5 * 730.0);
-    ResaleCurve<double> line{ResaleMethod::straight_line, 0.0, 1.0, 0.25};
-    in.parts.push_back({1200.0, line});
-    in.clouds.push_back({150.0 / 730.0, 1.0});
+    PartInputs<double> part;
+    part.cost = 1200.0;
+    part.load_watts = 500.0;
+    part.sell_month = 24;
+    part.resale.method = ResaleMethod::straight_line;
+    part.resale.life_years = 1.0;
+    part.resale.salvage_fraction = 0.25;
+    in.parts.push_back(part);
+    CloudInputs<double> cloud;
+    cloud.price_per_hour = 150.0 / 730.0;
+    cloud.speedup = 1.0;
+    in.clouds.push_back(cloud);
     const auto m = evaluate(in);
     CHECK(m.versus[0].payback_months_if_sold == Approx(12.0 + 60.0 / 70.0).epsilon(1e-12));
     CHECK(m.versus[0].payback_months == Approx(1200.0 / 70.0).epsilon(1e-12));

@@ -355,7 +355,7 @@ TEST_CASE("a bad resale method is rejected", "[parse]") {
         const auto text = replaced(base_scenario(), "load_watts = 300", "resale = { method = \"sell\" }");
         const InputError e = error_from(text);
         check_error(e, line_of(text, "resale"), "rig.parts[0].resale.method",
-                    "expected one of \"none\", \"declining_balance\", \"straight_line\", got \"sell\"");
+                    "expected one of \"none\", \"declining_balance\", \"straight_line\", \"price_performance\", \"observed\", got \"sell\"");
         CHECK_THAT(e.message(), !Catch::Contains("did you mean"));
     }
 }

@@ -16,7 +16,10 @@ struct OptionResult {
     OptionKind kind;
     double total_cost;  ///< undiscounted, net of resale
     double npv_cost;    ///< present value of the costs, net of resale
+    double npv;         ///< the signed NPV of the option's cash flows: -npv_cost
     std::optional<double> cost_per_gpu_hour;  ///< total_cost per hour of the owner's work; none at 0 hours
+    /// npv_cost per discounted hour of the owner's work (the LCOE analogue); none at 0 hours.
+    std::optional<double> levelized_cost_per_gpu_hour;
     double energy_kwh;  ///< at the wall over the horizon (0 for cloud options)
 };
 
@@ -26,6 +29,13 @@ struct VersusResult {
     std::optional<double> payback_months_if_sold;
     std::optional<double> discounted_payback_months;
     double npv_savings;  ///< positive: building is cheaper in present value
+    std::optional<double> roi;  ///< undiscounted savings over the horizon / capex; none without capex
+    /// The IRR of building instead of renting, annual effective; none unless irr_status is "ok".
+    std::optional<double> irr;
+    std::string irr_status;         ///< ok, no_sign_change, multiple_roots, not_converged
+    std::vector<double> irr_roots;  ///< every root found, annual effective, ascending
+    int optimal_sale_month = 0;     ///< selling the rig at this month's end (then renting) maximizes NPV savings
+    double optimal_sale_npv_savings = 0.0;  ///< the NPV savings when selling then
     std::optional<double> breakeven_gpu_hours_per_month;
 };
 
@@ -40,6 +50,11 @@ Comparison compare(const Scenario& scenario);
 
 /// Only the cash-flow tables (the rig first, then each cloud option): no metrics, no break-even search.
 std::vector<CashFlows> cash_flows(const Scenario& scenario);
+
+/// The month whose end is the best time to sell the rig and rent `cloud` for the rest of the
+/// horizon (the earliest if several tie), and the NPV savings then: selling at month s is the
+/// model stopped at s (truncated()), since renting afterwards costs the same either way.
+std::pair<int, double> optimal_sale(const ModelInputs<double>& inputs, std::size_t cloud);
 
 /// The monthly training hours in [0, 730] at which NPV savings against cloud option `cloud`
 /// are zero (a bracketed TOMS 748 root search); none when the sign does not change on [0, 730].

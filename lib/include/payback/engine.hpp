@@ -2,9 +2,10 @@
 // scenario, an Eigen array (lanes.hpp) for many samples at once. Inputs are plain numbers in one
 // canonical unit each (suffixes say which); model_inputs() converts a unit-typed Scenario.
 //
-// Timing (conventions.hpp): capex at the start of month 1; energy, cloud spend and the sale of
-// the rig at the end of their month. simulate() streams one month at a time to a sink, so the
-// batch path keeps only the running sums its metrics need.
+// Timing (conventions.hpp, docs/finance.md): a part's capex and a loan's proceeds fall at the
+// start of the part's purchase month (month 1 is time 0); every other flow falls at the end of
+// its month. Prices escalate in annual steps: month m is in year (m - 1) / 12. simulate() streams
+// one month at a time to a sink, so the batch path keeps only the running sums its metrics need.
 #pragma once
 
 #include <vector>
@@ -18,51 +19,106 @@ namespace payback {
 
 template <class T>
 struct PartInputs {
-    T cost;  ///< price × count, in the scenario's currency
+    T cost{};        ///< price × count, in the scenario's currency
+    T load_watts{};  ///< DC, × count
+    T idle_watts{};  ///< DC, × count
+    int purchase_month = 1;  ///< bought at the start of this month
+    int sell_month = 1;      ///< sold at the end of this month (the horizon unless retired earlier)
     ResaleCurve<T> resale;
+    /// Fraction of the cost deducted for taxes in each year of service (finance::depreciation_schedule).
+    std::vector<double> tax_depreciation;
 };
 
 template <class T>
 struct CloudInputs {
-    T price_per_hour;
-    T speedup;  ///< throughput relative to the rig
+    T price_per_hour{};
+    T speedup{};            ///< throughput relative to the rig
+    T price_escalation{};   ///< per year, nominal
+    T storage_per_month{};  ///< in today's money; grows with inflation
+};
+
+/// A loan for the parts bought in month 1, less the down payment; none when term_months is 0.
+template <class T>
+struct LoanInputs {
+    T down_payment{};
+    T annual_rate{};  ///< APR, compounded monthly: the monthly rate is APR / 12
+    int term_months = 0;
+};
+
+/// Income taxes; rate 0 is the hobbyist perspective (no tax effects).
+template <class T>
+struct TaxInputs {
+    T rate{};
+    T deduct_running_costs{};  ///< 1: running costs and cloud spend are deductible; 0: they are not
 };
 
 template <class T>
 struct ModelInputs {
     int horizon_months = 1;
-    T discount_rate;        ///< annual, nominal
-    T training_hours;       ///< per month, on the rig
-    T idle_when_not_training;  ///< 1: idle watts outside training; 0: switched off
-    T load_watts;           ///< DC, all parts × counts
-    T idle_watts;           ///< DC, all parts × counts
-    T psu_efficiency;
-    T price_per_kwh;
+    T discount_rate{};           ///< annual, nominal
+    T inflation{};               ///< annual; grows maintenance and storage
+    T training_hours{};          ///< per month, on the rig
+    T idle_when_not_training{};  ///< 1: idle watts outside training; 0: switched off
+    T psu_efficiency{};
+    T price_per_kwh{};
+    T electricity_escalation{};  ///< per year, nominal
+    T maintenance_per_year{};    ///< in today's money
+    T repair_reserve_rate{};     ///< fraction of the owned parts' cost set aside per year
+    LoanInputs<T> loan;
+    TaxInputs<T> tax;
     std::vector<PartInputs<T>> parts;
     std::vector<CloudInputs<T>> clouds;
 };
 
-/// The rig's line items for one month. Money in the scenario's currency, positive amounts.
+/// One option's line items for one month, signed as cash to the owner: costs negative, income
+/// positive. capex and loan_proceeds fall at the month's start, the rest at its end.
 template <class T>
-struct RigMonth {
-    T capex;               ///< spent at the start of the month
-    T energy_kwh;          ///< at the wall
-    T energy_cost;         ///< at the end of the month
-    T resale;              ///< the sale of the rig: non-zero only at the horizon
-    T asset_value_start;   ///< what the parts would sell for at the start of the month
-    T asset_value_end;     ///< ... and at its end
+struct LineItems {
+    T capex, loan_proceeds;
+    T energy, maintenance, repair, cloud, storage, rental_income, rental_fees, resale;
+    T loan_interest, loan_principal, tax;
+
+    T at_start() const { return capex + loan_proceeds; }
+    T at_end() const {
+        return energy + maintenance + repair + cloud + storage + rental_income + rental_fees + resale +
+               loan_interest + loan_principal + tax;
+    }
+    /// The same without debt flows (SAM's payback leaves them out) and without hardware sales
+    /// (simple payback counts none; payback-if-sold counts the hardware at its value instead).
+    T operating_at_start() const { return capex; }
+    T operating_at_end() const { return at_end() - resale - loan_interest - loan_principal; }
 };
 
-/// One month of every option: the rig, and each cloud option's spend (end of month).
+/// One month of every option.
 template <class T>
 struct MonthFlows {
     int month;  ///< 1-based
-    RigMonth<T> rig;
-    std::vector<T> cloud_spend;
+    LineItems<T> rig;
+    std::vector<T> rig_capex_by_part;  ///< signed, one per part
+    T energy_kwh;         ///< at the wall
+    T asset_value_start;  ///< what the parts held would sell for at the start of the month
+    T asset_value_end;    ///< ... and at its end, before that month's sales
+    T work_hours;         ///< the owner's hours of work this month (the same on every option)
+    std::vector<LineItems<T>> clouds;
 };
 
 /// Converts a validated scenario to canonical plain numbers.
 ModelInputs<double> model_inputs(const Scenario& scenario);
+
+/// The same model stopped after `months` (<= the horizon): parts still held are sold then, the
+/// loan is paid off, parts bought later are never bought. Selling at `months` and renting after.
+template <class T>
+ModelInputs<T> truncated(ModelInputs<T> in, int months) {
+    in.horizon_months = months;
+    std::vector<PartInputs<T>> kept;
+    for (auto& part : in.parts) {
+        if (part.purchase_month > months) continue;
+        part.sell_month = std::min(part.sell_month, months);
+        kept.push_back(std::move(part));
+    }
+    in.parts = std::move(kept);
+    return in;
+}
 
 /// Present-value factor of a flow `months` after time 0, discounting monthly at (1+r)^(1/12).
 template <class T>
@@ -70,44 +126,104 @@ T discount_factor(const T& annual_rate, double months) {
     return numeric_ops<T>::pow(1.0 + annual_rate, -months / conventions::months_per_year);
 }
 
-/// The parts' resale value at an age, summed.
-template <class T>
-T asset_value(const ModelInputs<T>& in, double age_months) {
-    T total = numeric_ops<T>::fill_like(in.price_per_kwh, 0.0);  // zero, shaped like the lanes
-    for (const auto& part : in.parts) total = total + part.cost * resale_fraction(part.resale, age_months);
-    return total;
-}
-
 /// Runs the model month by month, handing each month's flows to `sink(const MonthFlows<T>&)`.
 template <class T, class Sink>
 void simulate(const ModelInputs<T>& in, Sink&& sink) {
-    const T zero = numeric_ops<T>::fill_like(in.price_per_kwh, 0.0);
-    T capex_total = zero;
-    for (const auto& part : in.parts) capex_total = capex_total + part.cost;
+    using ops = numeric_ops<T>;
+    const T zero = ops::fill_like(in.price_per_kwh, 0.0);
+    const LineItems<T> nothing{zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};
+    const T hours_off = conventions::hours_per_month - in.training_hours;
 
-    const T other_hours = conventions::hours_per_month - in.training_hours;
-    const T dc_wh = in.load_watts * in.training_hours +
-                    in.idle_when_not_training * in.idle_watts * other_hours;
-    const T wall_kwh = dc_wh / 1000.0 / in.psu_efficiency;
-    const T energy_cost = wall_kwh * in.price_per_kwh;
+    // The loan: a level payment each month of its term, the balance paid off at the horizon.
+    T financed = zero;
+    for (const auto& part : in.parts)
+        if (part.purchase_month == 1) financed = financed + part.cost;
+    const bool has_loan = in.loan.term_months > 0;
+    const T principal = has_loan ? ops::max(financed - in.loan.down_payment, 0.0) : zero;
+    const T monthly_rate = in.loan.annual_rate / 12.0;
+    const double term = in.loan.term_months;
+    // P·i / (1 - (1+i)^-n), or P / n without interest.
+    const T payment = has_loan ? ops::select(ops::equal(monthly_rate, 0.0), principal / term,
+                                             principal * monthly_rate /
+                                                 (1.0 - ops::pow(1.0 + monthly_rate, -term)))
+                               : zero;
+    T balance = principal;
 
-    MonthFlows<T> flows;
-    flows.cloud_spend.resize(in.clouds.size(), zero);
-    for (std::size_t c = 0; c < in.clouds.size(); ++c)
-        flows.cloud_spend[c] = in.training_hours / in.clouds[c].speedup * in.clouds[c].price_per_hour;
+    std::vector<T> depreciated(in.parts.size(), zero);  // each part's tax deductions so far, in money
 
-    T value_start = asset_value(in, 0.0);
+    MonthFlows<T> f;
+    f.clouds.assign(in.clouds.size(), nothing);
+    f.rig_capex_by_part.assign(in.parts.size(), zero);
+    f.work_hours = in.training_hours;
     for (int m = 1; m <= in.horizon_months; ++m) {
-        const T value_end = asset_value(in, static_cast<double>(m));
-        flows.month = m;
-        flows.rig.capex = m == conventions::capex_month ? capex_total : zero;
-        flows.rig.energy_kwh = wall_kwh;
-        flows.rig.energy_cost = energy_cost;
-        flows.rig.resale = m == in.horizon_months ? value_end : zero;
-        flows.rig.asset_value_start = value_start;
-        flows.rig.asset_value_end = value_end;
-        sink(static_cast<const MonthFlows<T>&>(flows));
-        value_start = value_end;
+        const double year = (m - 1) / 12;  // escalation steps once a year
+        const T inflation = ops::pow(1.0 + in.inflation, year);
+        LineItems<T> rig = nothing;
+        T load_watts = zero, idle_watts = zero, owned_cost = zero, depreciation = zero, gain = zero;
+        T value_start = zero, value_end = zero;
+        for (std::size_t p = 0; p < in.parts.size(); ++p) {
+            const PartInputs<T>& part = in.parts[p];
+            f.rig_capex_by_part[p] = m == part.purchase_month ? zero - part.cost : zero;
+            rig.capex = rig.capex + f.rig_capex_by_part[p];
+            if (m < part.purchase_month || m > part.sell_month) continue;
+            load_watts = load_watts + part.load_watts;
+            idle_watts = idle_watts + part.idle_watts;
+            owned_cost = owned_cost + part.cost;
+            const double age = m - part.purchase_month;  // months held at the start of month m
+            value_start = value_start + part.cost * resale_fraction(part.resale, age, m - 1);
+            const T value = part.cost * resale_fraction(part.resale, age + 1.0, m);
+            value_end = value_end + value;
+            const std::size_t tax_year = static_cast<std::size_t>(age) / 12;
+            if (tax_year < part.tax_depreciation.size()) {
+                const T deduction = part.cost * (part.tax_depreciation[tax_year] / 12.0);
+                depreciated[p] = depreciated[p] + deduction;
+                depreciation = depreciation + deduction;
+            }
+            if (m == part.sell_month) {
+                rig.resale = rig.resale + value;
+                gain = gain + value - (part.cost - depreciated[p]);  // over the remaining tax basis
+            }
+        }
+
+        const T dc_wh = load_watts * in.training_hours + in.idle_when_not_training * idle_watts * hours_off;
+        const T wall_kwh = dc_wh / 1000.0 / in.psu_efficiency;
+        const T price_per_kwh = in.price_per_kwh * ops::pow(1.0 + in.electricity_escalation, year);
+        rig.energy = zero - wall_kwh * price_per_kwh;
+        rig.maintenance = zero - in.maintenance_per_year / 12.0 * inflation;
+        rig.repair = zero - owned_cost * in.repair_reserve_rate / 12.0;
+
+        if (has_loan) {
+            if (m == 1) rig.loan_proceeds = principal;
+            const T interest = m <= in.loan.term_months ? balance * monthly_rate : zero;
+            T repaid = m <= in.loan.term_months ? payment - interest : zero;
+            if (m == in.horizon_months) repaid = balance;  // pay off what is left on selling
+            balance = balance - repaid;
+            rig.loan_interest = zero - interest;
+            rig.loan_principal = zero - repaid;
+        }
+
+        // Tax effect (positive: a saving): deductible costs and depreciation lower taxes; the gain
+        // on a sale over the remaining tax basis raises them (a loss lowers them).
+        const T deductible = zero - (rig.energy + rig.maintenance + rig.repair + rig.rental_fees +
+                                     rig.loan_interest);
+        rig.tax = in.tax.rate * (in.tax.deduct_running_costs * deductible + depreciation - gain -
+                                 rig.rental_income);
+
+        for (std::size_t c = 0; c < in.clouds.size(); ++c) {
+            const CloudInputs<T>& cloud = in.clouds[c];
+            LineItems<T>& items = f.clouds[c];
+            const T price = cloud.price_per_hour * ops::pow(1.0 + cloud.price_escalation, year);
+            items.cloud = zero - in.training_hours / cloud.speedup * price;
+            items.storage = zero - cloud.storage_per_month * inflation;
+            items.tax = in.tax.rate * in.tax.deduct_running_costs * (zero - items.cloud - items.storage);
+        }
+
+        f.month = m;
+        f.rig = rig;
+        f.energy_kwh = wall_kwh;
+        f.asset_value_start = value_start;
+        f.asset_value_end = value_end;
+        sink(static_cast<const MonthFlows<T>&>(f));
     }
 }
 

@@ -19,7 +19,9 @@ template <>
 struct numeric_ops<Lanes> {
     using mask = Eigen::Array<bool, Eigen::Dynamic, 1>;
     static Lanes pow(const Lanes& base, double exponent) { return base.pow(exponent); }
+    static Lanes exp(const Lanes& x) { return x.exp(); }
     static Lanes min(const Lanes& a, double b) { return a.min(b); }
+    static Lanes max(const Lanes& a, double b) { return a.max(b); }
     static Lanes select(const mask& condition, const Lanes& if_true, const Lanes& if_false) {
         return condition.select(if_true, if_false);
     }
@@ -28,6 +30,7 @@ struct numeric_ops<Lanes> {
         return fill_like(like, std::numeric_limits<double>::quiet_NaN());
     }
     static mask less_equal(const Lanes& a, double b) { return a <= b; }
+    static mask equal(const Lanes& a, double b) { return a == b; }
     static mask logical_and(const mask& a, const mask& b) { return a && b; }
     static mask logical_or(const mask& a, const mask& b) { return a || b; }
     static mask logical_not(const mask& a) { return !a; }

@@ -38,20 +38,22 @@ struct CrossingSearch {
     }
 };
 
-/// Metrics of one cloud option against the rig.
+/// Metrics of one cloud option against the rig: building instead of renting.
 template <class T>
 struct Versus {
-    T payback_months;          ///< NaN when not reached within the horizon
-    T payback_months_if_sold;  ///< NaN when not reached within the horizon
+    T payback_months;             ///< NaN when not reached within the horizon
+    T payback_months_if_sold;     ///< NaN when not reached within the horizon
     T discounted_payback_months;  ///< the same crossing on present values; NaN when not reached
-    T npv_savings;             ///< NPV(renting) - NPV(building), costs as positive amounts
+    T npv_savings;                ///< NPV(building) - NPV(renting), both signed cash flows
+    T roi;                        ///< undiscounted savings over the horizon / capex; NaN without capex
 };
 
 /// Totals of one option over the horizon.
 template <class T>
 struct OptionTotals {
-    T total_cost;  ///< undiscounted, net of resale
-    T npv_cost;    ///< present value at the discount rate, net of resale
+    T total_cost;  ///< undiscounted, net of resale and every other income: -sum of net
+    T npv_cost;    ///< present value of the same: -sum of discounted
+    T levelized_cost_per_gpu_hour;  ///< npv_cost / discounted hours of work; NaN without work
 };
 
 template <class T>
@@ -62,69 +64,99 @@ struct Metrics {
     std::vector<Versus<T>> versus;
 };
 
-/// Feed it every month of simulate(); read finish() at the end.
+/// Feed it every month of simulate(); read finish() at the end. Payback counts operating flows:
+/// no debt flows (as SAM) and no hardware sales (the if-sold variant counts the hardware at its
+/// resale value, sold or still held).
 template <class T>
 class MetricsAccumulator {
 public:
     explicit MetricsAccumulator(const ModelInputs<T>& in) : discount_rate_(in.discount_rate) {
         const T zero = numeric_ops<T>::fill_like(in.price_per_kwh, 0.0);
-        rig_outlay_ = rig_outlay_pv_ = rig_total_ = rig_pv_ = rig_kwh_ = zero;
+        rig_ = {zero, zero};
+        rig_capex_ = rig_kwh_ = rig_resold_ = work_pv_ = zero;
         const auto not_yet = CrossingSearch<T>::start(zero);
-        clouds_.assign(in.clouds.size(), CloudState{zero, zero, not_yet, not_yet, not_yet});
+        clouds_.assign(in.clouds.size(), CloudState{{zero, zero}, zero, zero, not_yet, not_yet, not_yet});
     }
 
     void operator()(const MonthFlows<T>& f) {
         const T discount_start = discount_factor(discount_rate_, f.month - 1.0);
         const T discount_end = discount_factor(discount_rate_, f.month);
-
-        const T outlay_start = rig_outlay_ + f.rig.capex;
-        rig_outlay_ = outlay_start + f.rig.energy_cost;
-        const T outlay_pv_start = rig_outlay_pv_ + f.rig.capex * discount_start;
-        rig_outlay_pv_ = outlay_pv_start + f.rig.energy_cost * discount_end;
-        rig_total_ = rig_total_ + f.rig.capex + f.rig.energy_cost - f.rig.resale;
-        rig_pv_ = rig_pv_ + f.rig.capex * discount_start + (f.rig.energy_cost - f.rig.resale) * discount_end;
-        rig_kwh_ = rig_kwh_ + f.rig.energy_kwh;
+        rig_.add(f.rig, discount_start, discount_end);
+        rig_capex_ = rig_capex_ - f.rig.capex;
+        rig_kwh_ = rig_kwh_ + f.energy_kwh;
+        work_pv_ = work_pv_ + f.work_hours * discount_end;
 
         for (std::size_t c = 0; c < clouds_.size(); ++c) {
             CloudState& s = clouds_[c];
-            const T spent_start = s.spent;
-            const T pv_start = s.pv;
-            s.spent = s.spent + f.cloud_spend[c];
-            s.pv = s.pv + f.cloud_spend[c] * discount_end;
-            s.payback.step(f.month, outlay_start - spent_start, rig_outlay_ - s.spent);
-            s.payback_if_sold.step(f.month, outlay_start - f.rig.asset_value_start - spent_start,
-                                   rig_outlay_ - f.rig.asset_value_end - s.spent);
-            s.discounted_payback.step(f.month, outlay_pv_start - pv_start, rig_outlay_pv_ - s.pv);
+            const LineItems<T>& cloud = f.clouds[c];
+            s.totals.add(cloud, discount_start, discount_end);
+            // Gap: how far building is behind renting, counting operating flows only.
+            const T at_start = f.rig.operating_at_start() - cloud.operating_at_start();
+            const T at_end = f.rig.operating_at_end() - cloud.operating_at_end();
+            const T gap_start = 0.0 - (s.operating + at_start);
+            const T gap_end = gap_start - at_end;
+            s.operating = s.operating + at_start + at_end;
+            s.payback.step(f.month, gap_start, gap_end);
+            s.payback_if_sold.step(f.month, gap_start - rig_resold_ - f.asset_value_start,
+                                   gap_end - rig_resold_ - f.asset_value_end);
+            const T pv_gap_start = 0.0 - (s.operating_pv + at_start * discount_start);
+            const T pv_gap_end = pv_gap_start - at_end * discount_end;
+            s.operating_pv = s.operating_pv + at_start * discount_start + at_end * discount_end;
+            s.discounted_payback.step(f.month, pv_gap_start, pv_gap_end);
         }
+        rig_resold_ = rig_resold_ + f.rig.resale;
     }
 
     Metrics<T> finish() const {
+        using ops = numeric_ops<T>;
         Metrics<T> m;
-        m.rig = {rig_total_, rig_pv_};
+        m.rig = rig_.totals(work_pv_);
         m.rig_energy_kwh = rig_kwh_;
+        const auto no_capex = ops::equal(rig_capex_, 0.0);
         for (const auto& s : clouds_) {
-            m.clouds.push_back({s.spent, s.pv});
+            m.clouds.push_back(s.totals.totals(work_pv_));
+            const T savings = rig_.net - s.totals.net;
+            const T roi = ops::select(no_capex, ops::nan_like(savings),
+                                      savings / ops::select(no_capex, ops::fill_like(savings, 1.0), rig_capex_));
             m.versus.push_back({s.payback.months, s.payback_if_sold.months, s.discounted_payback.months,
-                                s.pv - rig_pv_});
+                                rig_.net_pv - s.totals.net_pv, roi});
         }
         return m;
     }
 
 private:
+    /// Running sums of one option's signed flows.
+    struct Sums {
+        T net;
+        T net_pv;
+        void add(const LineItems<T>& items, const T& discount_start, const T& discount_end) {
+            net = net + items.at_start() + items.at_end();
+            net_pv = net_pv + items.at_start() * discount_start + items.at_end() * discount_end;
+        }
+        OptionTotals<T> totals(const T& work_pv) const {
+            using ops = numeric_ops<T>;
+            const T npv_cost = 0.0 - net_pv;
+            const auto no_work = ops::less_equal(work_pv, 0.0);
+            const T levelized = ops::select(no_work, ops::nan_like(npv_cost),
+                                            npv_cost / ops::select(no_work, ops::fill_like(work_pv, 1.0), work_pv));
+            return {0.0 - net, npv_cost, levelized};
+        }
+    };
     struct CloudState {
-        T spent;
-        T pv;
+        Sums totals;
+        T operating;     ///< running sum of (rig - cloud) operating flows
+        T operating_pv;  ///< the same in present value
         CrossingSearch<T> payback;
         CrossingSearch<T> payback_if_sold;
         CrossingSearch<T> discounted_payback;
     };
 
     T discount_rate_;
-    T rig_outlay_;     ///< capex + energy so far, resale not counted
-    T rig_outlay_pv_;  ///< the same in present value
-    T rig_total_;
-    T rig_pv_;
+    Sums rig_;
+    T rig_capex_;   ///< capex over the horizon, a positive amount
     T rig_kwh_;
+    T rig_resold_;  ///< hardware sold before the current month
+    T work_pv_;     ///< discounted hours of work
     std::vector<CloudState> clouds_;
 };
 

@@ -3,10 +3,13 @@
 // naming the file, line and key; nothing downstream re-validates.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "payback/depreciation.hpp"
+#include "payback/finance.hpp"
+#include "payback/price_schedule.hpp"
 #include "payback/units.hpp"
 
 namespace payback {
@@ -23,7 +26,12 @@ struct Part {
     int count = 1;
     units::Power idle_power;  ///< DC draw per unit when idle
     units::Power load_power;  ///< DC draw per unit when training
-    ResaleCurve<double> resale;
+    int purchase_month = 1;   ///< bought at the start of this month
+    std::optional<int> retire_month;  ///< sold at the end of this month; none: at the horizon
+    ResaleCurve<double> resale;  ///< observed_fraction is filled by model_inputs, from observed_prices
+    /// The observed method's schedule (per unit, in the scenario's currency) and where it came from.
+    std::optional<PriceSchedule> observed_prices;
+    std::string observed_file;  ///< as written in the scenario
 };
 
 struct Rig {
@@ -37,6 +45,32 @@ struct CloudOption {
     std::string name;
     units::MoneyPerTime price;  ///< per instance-hour
     double speedup = 1.0;       ///< throughput relative to the rig
+    double escalation = 0.0;    ///< price change per year, nominal (-0.44: a 44 % cut a year)
+    units::Money storage_per_month;  ///< persistent storage, in today's money
+};
+
+/// Fixed costs of owning the rig.
+struct RunningCosts {
+    units::Money maintenance_per_year;  ///< in today's money; grows with inflation
+    double repair_reserve = 0.0;        ///< fraction of the owned parts' price set aside per year
+};
+
+/// A loan for the parts bought in month 1, less the down payment, amortized monthly.
+struct Financing {
+    units::Money down_payment;
+    double apr = 0.0;  ///< annual, compounded monthly
+    int term_months = 12;
+};
+
+enum class Perspective { hobbyist, business };
+
+/// Income taxes, for the business perspective.
+struct TaxRules {
+    double income_tax_rate = 0.0;
+    finance::TaxDepreciation depreciation = finance::TaxDepreciation::macrs_5;
+    int life_years = 5;                 ///< straight line, declining balance, sum of the years' digits
+    std::vector<double> custom_schedule;  ///< fractions per year, for custom
+    bool deduct_running_costs = true;
 };
 
 struct Scenario {
@@ -45,9 +79,18 @@ struct Scenario {
     std::string currency = "USD";
     int horizon_months = 36;
     double discount_rate = 0.0;  ///< annual, nominal, as a fraction
+    /// Set when the file gave real_discount_rate; discount_rate is then (1+real)(1+inflation)-1.
+    std::optional<double> real_discount_rate;
+    double inflation = 0.0;      ///< annual, general
+    std::optional<std::string> start;  ///< "YYYY-MM": the calendar month that month 1 is
+    Perspective perspective = Perspective::hobbyist;
     units::Duration training_per_month;  ///< the owner's training, in hours on the rig
     Rig rig;
     units::MoneyPerEnergy electricity_price;
+    double electricity_escalation = 0.0;  ///< per year, nominal
+    RunningCosts running_costs;
+    std::optional<Financing> financing;
+    std::optional<TaxRules> tax;  ///< present exactly when the perspective is business
     std::vector<CloudOption> clouds;
 };
 
@@ -73,5 +116,6 @@ std::string to_toml(const Scenario& scenario);
 const char* to_string(PartKind kind);
 const char* to_string(ResaleMethod method);
 const char* to_string(WhenNotTraining mode);
+const char* to_string(Perspective perspective);
 
 }  // namespace payback

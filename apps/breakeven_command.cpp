@@ -1,0 +1,76 @@
+// payback breakeven SCENARIO --for KEY [--range LO:HI] [--against NAME] [--set k=v]... [--json]
+#include <charconv>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "command_common.hpp"
+#include "commands.hpp"
+#include "payback/breakeven.hpp"
+#include "payback/error.hpp"
+
+namespace payback::cli {
+
+namespace {
+
+struct BreakevenArgs {
+    ScenarioArgs scenario;
+    std::string key;
+    std::string range;
+    std::string against;
+    bool json = false;
+};
+
+double parse_number(const std::string& text, const std::string& whole) {
+    double value = 0.0;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || error != std::errc() || stop != end || !std::isfinite(value))
+        throw InputError("--range", 0, "", fmt::format("expected LO:HI with two numbers, got \"{}\"", whole));
+    return value;
+}
+
+std::pair<double, double> parse_range(const std::string& text) {
+    const auto colon = text.find(':');
+    if (colon == std::string::npos)
+        throw InputError("--range", 0, "", fmt::format("expected LO:HI with two numbers, got \"{}\"", text));
+    return {parse_number(text.substr(0, colon), text), parse_number(text.substr(colon + 1), text)};
+}
+
+}  // namespace
+
+void add_breakeven_command(CLI::App& app) {
+    auto args = std::make_shared<BreakevenArgs>();
+    CLI::App* command = app.add_subcommand(
+        "breakeven", "Solve for the value of a scenario key at which building and renting cost the same (NPV)");
+    add_scenario_args(*command, args->scenario, false);
+    command->add_option("--for", args->key, "The numeric key to solve for, e.g. electricity.price_per_kwh")
+        ->required();
+    command->add_option("--range", args->range, "The interval to search, LO:HI (default: 0 to 10x the current value)");
+    command->add_option("--against", args->against, "The cloud option (default: the one closest to beating the rig)");
+    command->add_flag("--json", args->json, "Print one JSON object");
+    command->callback([args] {
+        const Scenario scenario = load(args->scenario);
+        BreakevenQuery query;
+        query.key = args->key;
+        if (!args->range.empty()) query.range = parse_range(args->range);
+        if (!args->against.empty()) query.against = args->against;
+        const BreakevenResult r = breakeven(scenario, query);
+        if (args->json) {
+            const nlohmann::json out = {{"key", r.key},
+                                        {"value", r.value ? nlohmann::json(*r.value) : nlohmann::json(nullptr)},
+                                        {"range", {r.range.first, r.range.second}},
+                                        {"metric", r.metric},
+                                        {"against", r.against},
+                                        {"current", r.current},
+                                        {"npv_savings_at_range", {r.savings_at_low, r.savings_at_high}},
+                                        {"message", r.message}};
+            emit(out.dump(2) + "\n");
+        } else {
+            emit(r.message + "\n");
+        }
+    });
+}
+
+}  // namespace payback::cli

@@ -1,0 +1,171 @@
+#include "payback/breakeven.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <boost/math/tools/toms748_solve.hpp>
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "payback/conventions.hpp"
+#include "payback/error.hpp"
+#include "payback/format.hpp"
+#include "payback/metrics.hpp"
+#include "suggest.hpp"
+
+namespace payback {
+
+namespace {
+
+constexpr const char* query_source = "--for";
+
+// Every numeric key path of a TOML table, in the form --set takes ("rig.parts[0].price").
+void numeric_paths(const toml::node& node, const std::string& path, std::vector<std::string>& out) {
+    if (const auto* table = node.as_table()) {
+        for (const auto& [key, child] : *table)
+            numeric_paths(child, path.empty() ? std::string(key.str()) : path + "." + std::string(key.str()), out);
+    } else if (const auto* array = node.as_array()) {
+        for (std::size_t i = 0; i < array->size(); ++i)
+            numeric_paths(*array->get(i), path + fmt::format("[{}]", i), out);
+    } else if (node.is_floating_point()) {
+        out.push_back(path);
+    }
+}
+
+// npv_savings against one cloud option with the key set to a value; InputError when the
+// value is not admitted.
+class Objective {
+public:
+    Objective(const Scenario& s, std::string key, std::size_t cloud)
+        : text_(to_toml(s)), source_(s.source), key_(std::move(key)), cloud_(cloud) {}
+
+    double operator()(double value) const {
+        const Scenario s = parse_scenario(text_, source_, {{key_, fmt::format("{}", value)}});
+        return evaluate(model_inputs(s)).versus.at(cloud_).npv_savings;
+    }
+
+    bool admits(double value) const {
+        try {
+            (*this)(value);
+            return true;
+        } catch (const InputError&) {
+            return false;
+        }
+    }
+
+    // The admitted value nearest `wanted` on the way from `admitted` (which the key admits).
+    double clip(double admitted, double wanted) const {
+        if (admits(wanted)) return wanted;
+        double good = admitted, bad = wanted;
+        for (int i = 0; i < 60; ++i) {
+            const double middle = 0.5 * (good + bad);
+            (admits(middle) ? good : bad) = middle;
+        }
+        return good;
+    }
+
+private:
+    std::string text_;
+    std::string source_;
+    std::string key_;
+    std::size_t cloud_;
+};
+
+std::size_t cloud_index(const Scenario& s, const BreakevenQuery& query) {
+    if (s.clouds.empty()) throw InputError(s.source, 0, "cloud", "no cloud options to break even against");
+    if (query.against) {
+        for (std::size_t i = 0; i < s.clouds.size(); ++i)
+            if (s.clouds[i].name == *query.against) return i;
+        std::vector<std::string> names;
+        for (const auto& c : s.clouds) names.push_back(c.name);
+        const std::string hint = detail::closest_match(*query.against, names);
+        throw InputError("--against", 0, "", fmt::format("no cloud option named \"{}\"{}", *query.against,
+                                                         hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
+    }
+    const auto m = evaluate(model_inputs(s));
+    std::size_t closest = 0;
+    for (std::size_t i = 1; i < m.versus.size(); ++i)
+        if (m.versus[i].npv_savings < m.versus[closest].npv_savings) closest = i;
+    return closest;
+}
+
+double current_value(const Scenario& s, const std::string& key) {
+    const toml::table resolved = toml::parse(to_toml(s));
+    const toml::node_view<const toml::node> node = resolved.at_path(key);
+    if (node && node.is_integer())
+        throw InputError(query_source, 0, key, "is a whole number; break-even needs a key that varies continuously");
+    if (node && node.is_floating_point()) return *node.value<double>();
+    std::vector<std::string> known;
+    numeric_paths(resolved, "", known);
+    const std::string hint = detail::closest_match(key, known);
+    throw InputError(query_source, 0, key,
+                     node ? "is not a number" : "no such numeric scenario key" +
+                                                    (hint.empty() ? std::string() : "; did you mean " + hint + "?"));
+}
+
+std::string describe(const BreakevenResult& r, const std::string& currency) {
+    const std::string savings_low = format_amount(r.savings_at_low), savings_high = format_amount(r.savings_at_high);
+    if (!r.value)
+        return fmt::format("No break-even for {} between {} and {}: building {} {} over the whole range "
+                           "(NPV savings {} {} to {} {}).",
+                           r.key, r.range.first, r.range.second, r.savings_at_low > 0 ? "beats" : "loses to",
+                           r.against, savings_low, currency, savings_high, currency);
+    const bool building_wins_below = r.savings_at_low > 0 || (r.savings_at_low == 0 && r.savings_at_high < 0);
+    return fmt::format("Building and renting {} cost the same in present value at {} = {:.6g}; building wins {} it.",
+                       r.against, r.key, *r.value, building_wins_below ? "below" : "above");
+}
+
+}  // namespace
+
+BreakevenResult breakeven(const Scenario& s, const BreakevenQuery& query) {
+    BreakevenResult r;
+    r.key = query.key;
+    r.current = current_value(s, query.key);
+    const std::size_t cloud = cloud_index(s, query);
+    r.against = s.clouds[cloud].name;
+    const Objective savings(s, query.key, cloud);
+
+    if (query.range) {
+        r.range = *query.range;
+        if (!(r.range.first < r.range.second))
+            throw InputError("--range", 0, query.key, fmt::format("expected LO < HI, got {}:{}", r.range.first,
+                                                                 r.range.second));
+        for (double end : {r.range.first, r.range.second}) try {
+                savings(end);
+            } catch (const InputError& e) {
+                throw InputError("--range", 0, query.key, fmt::format("{} is not allowed: {}", end, e.message()));
+            }
+    } else if (query.key == "workload.gpu_hours_per_month") {
+        r.range = {0.0, conventions::hours_per_month};
+    } else {
+        const double high = r.current == 0.0 ? 1.0 : 10.0 * std::abs(r.current);
+        r.range = {savings.clip(r.current, 0.0), savings.clip(r.current, high)};
+    }
+
+    // Scan for the first sign change (the objective need not be monotonic), then refine it.
+    constexpr int steps = 32;
+    const auto [lo, hi] = r.range;
+    double a = lo, f_a = savings(lo);
+    r.savings_at_low = f_a;
+    r.savings_at_high = savings(hi);
+    for (int i = 1; i <= steps && !r.value; ++i) {
+        const double b = i == steps ? hi : lo + (hi - lo) * i / steps;
+        const double f_b = i == steps ? r.savings_at_high : savings(b);
+        if (f_a == 0.0) {
+            r.value = a;
+        } else if (f_b == 0.0) {
+            r.value = b;
+        } else if ((f_a < 0.0) != (f_b < 0.0)) {
+            std::uintmax_t iterations = 100;
+            const auto [x, y] = boost::math::tools::toms748_solve(
+                savings, a, b, f_a, f_b, boost::math::tools::eps_tolerance<double>(48), iterations);
+            r.value = 0.5 * (x + y);
+        }
+        a = b;
+        f_a = f_b;
+    }
+    r.message = describe(r, s.currency);
+    return r;
+}
+
+}  // namespace payback
