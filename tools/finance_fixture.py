@@ -10,7 +10,8 @@ or by hand:
 
 Sign conventions follow payback, not numpy-financial: a loan's principal, payment, interest and principal
 parts are all positive (we call npf.pmt(rate, n, -principal) and so on). irr cases have exactly one sign
-change in their flows, so by Descartes' rule of signs exactly one real root, the one npf.irr returns.
+change in their flows, so by Descartes' rule of signs exactly one rate r > -1 makes npv zero: the one
+npf.irr returns.
 The output is deterministic: fixed cases plus random ones from a fixed seed.
 """
 

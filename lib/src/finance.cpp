@@ -4,13 +4,13 @@
 #include "payback/finance.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <boost/math/tools/toms748_solve.hpp>
 

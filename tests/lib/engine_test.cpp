@@ -146,3 +146,172 @@ TEST_CASE("more expensive electricity never makes the rig cheaper", "[engine][me
         previous_savings = m.versus[0].npv_savings;
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Line items beyond capex and energy. The hand scenario: GPU 1000 + CPU 500, energy $17.875 a
+// month, cloud $100 a month, 24 months at 0 %.
+
+namespace {
+std::vector<MonthFlows<double>> hand_months(const std::vector<Override>& overrides) {
+    std::vector<MonthFlows<double>> months;
+    simulate(hand_inputs(overrides), [&](const MonthFlows<double>& f) { months.push_back(f); });
+    return months;
+}
+}  // namespace
+
+TEST_CASE("maintenance grows with inflation; the repair reserve is a share of the parts' cost", "[engine]") {
+    const auto months = hand_months({{"running_costs", "{ maintenance_per_year = 120, repair_reserve = 0.04 }"},
+                                     {"scenario.inflation", "0.1"}});
+    CHECK(months[0].rig.maintenance == Approx(-10.0));  // 120 / 12
+    CHECK(months[11].rig.maintenance == Approx(-10.0));
+    CHECK(months[12].rig.maintenance == Approx(-11.0));  // year 2: x 1.1
+    CHECK(months[0].rig.repair == Approx(-5.0));         // 1500 x 0.04 / 12
+    CHECK(months[23].rig.repair == Approx(-5.0));        // a share of the price paid: no inflation
+    CHECK(months[0].clouds[0].maintenance == 0.0);
+}
+
+TEST_CASE("electricity and cloud prices escalate in annual steps", "[engine]") {
+    const auto months = hand_months({{"electricity.escalation", "0.1"}, {"cloud[0].escalation", "-0.5"},
+                                     {"cloud[0].storage_per_month", "20"}, {"scenario.inflation", "0.05"}});
+    CHECK(months[11].rig.energy == Approx(-17.875));
+    CHECK(months[12].rig.energy == Approx(-17.875 * 1.1));  // -19.6625
+    CHECK(months[12].energy_kwh == Approx(89.375));         // the kWh do not change
+    CHECK(months[11].clouds[0].cloud == Approx(-100.0));
+    CHECK(months[12].clouds[0].cloud == Approx(-50.0));     // halved in year 2
+    CHECK(months[0].clouds[0].storage == Approx(-20.0));
+    CHECK(months[12].clouds[0].storage == Approx(-21.0));   // storage grows with inflation
+}
+
+TEST_CASE("a loan: proceeds in month 1, level payments split into interest and principal", "[engine][loan]") {
+    // Financed: 1500 - 300 down = 1200 at 12 % APR (1 % a month) over 12 months.
+    // Payment = 1200 x 0.01 / (1 - 1.01^-12) = 106.6185464.
+    const auto months = hand_months({{"financing", "{ down_payment = 300, apr = 0.12, term_months = 12 }"}});
+    const double payment = 1200 * 0.01 / (1 - std::pow(1.01, -12));
+    CHECK(payment == Approx(106.6185464));
+    CHECK(months[0].rig.loan_proceeds == Approx(1200.0));
+    CHECK(months[0].rig.loan_interest == Approx(-12.0));  // 1 % of 1200
+    CHECK(months[0].rig.loan_principal == Approx(-(payment - 12.0)));
+    double interest = 0, principal = 0;
+    for (const auto& m : months) {
+        interest += m.rig.loan_interest;
+        principal += m.rig.loan_principal;
+        if (m.month <= 12) CHECK(m.rig.loan_interest + m.rig.loan_principal == Approx(-payment));
+    }
+    CHECK(principal == Approx(-1200.0));
+    CHECK(interest == Approx(-(12 * payment - 1200)));  // 79.4226 of interest
+    CHECK(months[12].rig.loan_interest == 0.0);
+}
+
+TEST_CASE("a loan outlasting the horizon is paid off at its end", "[engine][loan]") {
+    const auto months = hand_months({{"financing", "{ apr = 0.0, term_months = 48 }"}});
+    // 1500 over 48 months at 0 %: 31.25 a month; the last month pays the other 24 x 31.25 too.
+    CHECK(months[0].rig.loan_principal == Approx(-31.25));
+    CHECK(months[23].rig.loan_principal == Approx(-31.25 * 25));
+    CHECK(months[23].rig.loan_interest == 0.0);
+}
+
+TEST_CASE("payback leaves debt out; NPV pays the interest", "[engine][loan][metrics]") {
+    const auto plain = evaluate(hand_inputs());
+    const auto financed = evaluate(hand_inputs({{"financing", "{ down_payment = 300, apr = 0.12, term_months = 12 }"}}));
+    CHECK(financed.versus[0].payback_months == plain.versus[0].payback_months);
+    CHECK(financed.versus[0].discounted_payback_months == plain.versus[0].discounted_payback_months);
+    const double interest = 12 * (1200 * 0.01 / (1 - std::pow(1.01, -12))) - 1200;
+    CHECK(financed.versus[0].npv_savings == Approx(471.0 - interest).epsilon(1e-12));
+}
+
+TEST_CASE("business taxes: deductions, depreciation and the gain on sale", "[engine][tax]") {
+    // 25 % tax; straight-line depreciation over 2 years: 1500 x 0.5 / 12 = 62.5 a month.
+    // GPU resale: straight line to 0 over 4 years, so it sells for 500 at month 24, when its tax
+    // basis is 0: a gain of 500.
+    const auto months = hand_months({{"scenario.perspective", "business"},
+                                     {"tax", "{ income_tax_rate = 0.25, depreciation = \"straight_line\", life_years = 2 }"},
+                                     {"rig.parts[0].resale", "{ method = \"straight_line\", life_years = 4 }"}});
+    // Month 1: 0.25 x (17.875 energy + 62.5 depreciation) = 20.09375 saved.
+    CHECK(months[0].rig.tax == Approx(20.09375));
+    // Month 24 also owes 0.25 x 500 on the gain: 20.09375 - 125.
+    CHECK(months[23].rig.resale == Approx(500.0));
+    CHECK(months[23].rig.tax == Approx(20.09375 - 125.0));
+    // Renting is deductible too: 0.25 x 100.
+    CHECK(months[0].clouds[0].tax == Approx(25.0));
+}
+
+TEST_CASE("MACRS 5-year depreciation spreads each tax year's share over its 12 months", "[engine][tax]") {
+    const auto months = hand_months({{"scenario.perspective", "business"},
+                                     {"scenario.horizon_months", "72"},
+                                     {"tax", "{ income_tax_rate = 0.5, deduct_running_costs = false }"}});
+    // Year 1: 20 % of 1500 / 12 = 25 a month, x 0.5 = 12.5; year 2: 32 %: 40 x 0.5 = 20;
+    // year 6: 5.76 %: 7.2 x 0.5 = 3.6. Running costs are not deducted.
+    CHECK(months[0].rig.tax == Approx(12.5));
+    CHECK(months[12].rig.tax == Approx(20.0));
+    CHECK(months[60].rig.tax == Approx(3.6));
+    double total = 0;
+    for (const auto& m : months) total += m.rig.tax;
+    // The whole basis is deducted over 6 years, and nothing resells: 0.5 x 1500. The sale at
+    // the horizon has no gain (basis 0, price 0).
+    CHECK(total == Approx(750.0));
+    CHECK(months[0].clouds[0].tax == 0.0);
+}
+
+TEST_CASE("a part bought later costs and draws power from its purchase month", "[engine][parts]") {
+    const auto months = hand_months({{"rig.parts[0].purchase_month", "13"}});
+    CHECK(months[0].rig.capex == -500);
+    CHECK(months[12].rig.capex == -1000);
+    CHECK(months[12].rig_capex_by_part[0] == -1000);
+    // Months 1-12 only the CPU: 100 W x 100 h + 30 W x 630 h = 28.9 kWh DC; / 0.8 = 36.125 kWh.
+    CHECK(months[0].energy_kwh == Approx(36.125));
+    CHECK(months[12].energy_kwh == Approx(89.375));
+}
+
+TEST_CASE("a part retired early is sold then and stops drawing power", "[engine][parts]") {
+    const auto months = hand_months({{"rig.parts[0].retire_month", "12"},
+                                     {"rig.parts[0].resale", "{ method = \"straight_line\", life_years = 4 }"}});
+    // 1000 x (1 - 12 / 48) = 750 at the end of month 12.
+    CHECK(months[11].rig.resale == Approx(750.0));
+    CHECK(months[11].asset_value_end == Approx(750.0));  // before that month's sale
+    CHECK(months[12].asset_value_start == 0.0);          // the CPU resells for nothing
+    CHECK(months[12].energy_kwh == Approx(36.125));
+    CHECK(months[23].rig.resale == 0.0);
+}
+
+TEST_CASE("a replacement: retire one GPU and buy another in the next month", "[engine][parts]") {
+    const auto s = parse_scenario(test::hand_scenario() + R"(
+[[rig.parts]]
+kind = "gpu"
+name = "replacement GPU"
+price = 800
+idle_watts = 20
+load_watts = 300
+purchase_month = 13
+)", "hand.toml", {{"rig.parts[0].retire_month", "12"}});
+    std::vector<MonthFlows<double>> months;
+    simulate(model_inputs(s), [&](const MonthFlows<double>& f) { months.push_back(f); });
+    CHECK(months[12].rig.capex == -800);
+    CHECK(months[12].energy_kwh == Approx(89.375));  // one GPU at a time
+    CHECK(months[0].energy_kwh == Approx(89.375));
+}
+
+TEST_CASE("truncated() is selling at that month and renting after", "[engine]") {
+    const auto in = truncated(hand_inputs({{"rig.parts[0].purchase_month", "13"}}), 12);
+    CHECK(in.horizon_months == 12);
+    REQUIRE(in.parts.size() == 1);  // the GPU bought in month 13 is never bought
+    CHECK(in.parts[0].sell_month == 12);
+}
+
+TEST_CASE("levelized cost: NPV of cost per discounted hour of work", "[engine][metrics]") {
+    const auto m = evaluate(hand_inputs({{"scenario.discount_rate", "0.1"}}));
+    double hours_pv = 0;
+    for (int month = 1; month <= 24; ++month) hours_pv += 100.0 * std::pow(1.1, -month / 12.0);
+    CHECK(m.rig.levelized_cost_per_gpu_hour == Approx(m.rig.npv_cost / hours_pv).epsilon(1e-12));
+    // The cloud's levelized cost is its price per hour of work: $2 at speedup 2 = $1.
+    CHECK(m.clouds[0].levelized_cost_per_gpu_hour == Approx(1.0).epsilon(1e-12));
+    // No work: no levelized cost, and no ROI without capex either.
+    const auto idle = evaluate(hand_inputs({{"workload.gpu_hours_per_month", "0"}}));
+    CHECK(std::isnan(idle.rig.levelized_cost_per_gpu_hour));
+}
+
+TEST_CASE("ROI: undiscounted savings over capex", "[engine][metrics]") {
+    // (2400 - 1929) / 1500 = 0.314.
+    CHECK(evaluate(hand_inputs()).versus[0].roi == Approx(471.0 / 1500.0).epsilon(1e-12));
+    const auto free_rig = evaluate(hand_inputs({{"rig.parts[0].price", "0"}, {"rig.parts[1].price", "0"}}));
+    CHECK(std::isnan(free_rig.versus[0].roi));
+}

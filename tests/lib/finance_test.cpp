@@ -204,7 +204,8 @@ TEST_CASE("irr finds every root of flows built from known roots", "[finance][irr
         INFO("trial " << trial << ", " << count << " roots, " << extra << " extra periods");
         CHECK(result.status == (count == 1 ? IrrStatus::ok : IrrStatus::multiple_roots));
         REQUIRE(result.rates.size() == roots.size());
-        for (std::size_t i = 0; i < roots.size(); ++i) CHECK(result.rates[i] == Approx(roots[i]).epsilon(1e-8));
+        for (std::size_t i = 0; i < roots.size(); ++i)
+            CHECK(result.rates[i] == Approx(roots[i]).epsilon(1e-8));
     }
 }
 

@@ -32,9 +32,12 @@ struct IrrResult {
 };
 
 /// flows[t] happens at the end of period t (flows[0] is now). Finds every rate r > -1 where
-/// npv(r, flows) = 0, within the range in the header comment. Roots closer together than about 0.8 % of
-/// log(1 + r) may be seen as none (a near-double root), and a root where npv only touches zero is found
-/// only when it falls on the search grid (r = 0 is on it).
+/// npv(r, flows) = 0, within the range in the header comment. Scans a grid in log(1 + r) (steps of 1e-4
+/// up to |log(1 + r)| = 0.01, then of 1 %) for sign changes and refines each with TOMS 748, to about
+/// 1e-15 × max(1, |r|). So two roots within one grid step of each other may be missed as a pair (a
+/// near-double root), and a root where npv only touches zero is found only on a grid point (r = 0 is one).
+/// One sign change in the flows means exactly one root (Descartes), found by bisection without the scan.
+/// Takes tens of microseconds for 600 flows with one sign change, a few hundred with several.
 IrrResult irr(const std::vector<double>& flows);
 
 /// Σ flows[t] / (1+r)^t ; flows[0] undiscounted (numpy-financial's npv convention, NOT Excel's NPV).
