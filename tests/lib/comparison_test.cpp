@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
+#include <fmt/format.h>
+
 #include "payback/comparison.hpp"
 #include "payback/metrics.hpp"
 #include "support/scenario_text.hpp"
@@ -69,4 +73,101 @@ TEST_CASE("Dettmers' published example comes out near 300 days", "[comparison][p
     CHECK(std::fabs(days - 300.0) / 300.0 < 0.05);
     // Published: (350 W + 100 W) x 0.15 x 24 h x 365 d = 591 kWh a year. Here 0.45 kW x 109.5 h x 12.
     CHECK(c.options[0].energy_kwh / 3.0 == Approx(591.3).epsilon(1e-12));
+}
+
+// ---------------------------------------------------------------------------------------------
+// IRR, ROI and the best month to sell.
+
+TEST_CASE("IRR of building: discounting at it makes the NPV savings zero", "[comparison][irr][property]") {
+    for (const char* resale : {"{ method = \"none\" }", "{ method = \"declining_balance\", annual_rate = 0.3 }"}) {
+        const auto c = compare(hand({{"rig.parts[0].resale", resale}}));
+        REQUIRE(c.versus[0].irr_status == "ok");
+        REQUIRE(c.versus[0].irr);
+        REQUIRE(c.versus[0].irr_roots.size() == 1);
+        const std::string rate = fmt::format("{}", *c.versus[0].irr);
+        const auto at_irr = compare(hand({{"rig.parts[0].resale", resale}, {"scenario.discount_rate", rate}}));
+        CHECK(at_irr.versus[0].npv_savings == Approx(0.0).margin(1e-6));
+    }
+}
+
+TEST_CASE("IRR of the hand scenario against the annuity formula", "[comparison][irr]") {
+    // -1500 now, then +82.125 at the end of each of 24 months: the monthly rate r solves
+    // 1500 = 82.125 (1 - (1+r)^-24) / r. Check the annual rate the other way: at the monthly rate
+    // (1 + irr)^(1/12) - 1 the annuity is worth 1500.
+    const auto c = compare(hand());
+    REQUIRE(c.versus[0].irr);
+    const double r = std::pow(1.0 + *c.versus[0].irr, 1.0 / 12.0) - 1.0;
+    CHECK(82.125 * (1.0 - std::pow(1.0 + r, -24)) / r == Approx(1500.0).epsilon(1e-10));
+    // 1500 / 82.125 = 18.265; at r = 2.311 %, (1 - 1.02311^-24) / 0.02311 = 18.265 as well:
+    // 1.02311^12 - 1 = 31.5 % a year.
+    CHECK(*c.versus[0].irr == Approx(0.3154).margin(0.0005));
+}
+
+TEST_CASE("IRR without a sign change: no rate, never NaN", "[comparison][irr]") {
+    // No work: the rig only costs and renting costs nothing, so every incremental flow is negative.
+    const auto idle = compare(hand({{"workload.gpu_hours_per_month", "0"}}));
+    CHECK(idle.versus[0].irr_status == "no_sign_change");
+    CHECK_FALSE(idle.versus[0].irr);
+    CHECK(idle.versus[0].irr_roots.empty());
+    CHECK_FALSE(idle.versus[0].payback_months);
+}
+
+TEST_CASE("ROI over the horizon", "[comparison]") {
+    // (2400 - 1929) / 1500.
+    const auto c = compare(hand());
+    REQUIRE(c.versus[0].roi);
+    CHECK(*c.versus[0].roi == Approx(471.0 / 1500.0).epsilon(1e-12));
+}
+
+TEST_CASE("optimal sale month: keep a rig that keeps saving", "[comparison][sale]") {
+    // Each month saves 82.125 and nothing resells: savings(s) = 82.125 s - 1500, largest at 24.
+    const auto c = compare(hand());
+    CHECK(c.versus[0].optimal_sale_month == 24);
+    CHECK(c.versus[0].optimal_sale_npv_savings == Approx(471.0).epsilon(1e-12));
+}
+
+TEST_CASE("optimal sale month: sell a losing rig at once", "[comparison][sale]") {
+    // Cloud at $0.30/h: 50 h x 0.3 = 15 a month against 17.875 of energy, a loss of 2.875 a month;
+    // both parts lose half their value a year. Selling at the end of month s (then renting):
+    // savings(s) = -1500 + 1500 x 0.5^(s/12) - 2.875 s, largest at s = 1.
+    const auto c = compare(hand({{"cloud[0].price_per_hour", "0.3"},
+                                 {"rig.parts[0].resale", "{ method = \"price_performance\", half_life_years = 1 }"},
+                                 {"rig.parts[1].resale", "{ method = \"price_performance\", half_life_years = 1 }"}}));
+    CHECK(c.versus[0].optimal_sale_month == 1);
+    CHECK(c.versus[0].optimal_sale_npv_savings == Approx(-1500.0 + 1500.0 * std::pow(0.5, 1.0 / 12.0) - 2.875));
+}
+
+TEST_CASE("optimal sale month: sell into a shortage", "[comparison][sale]") {
+    // The RTX 2080 Ti's used price peaked at $1,186 in December 2021 (Tom's Hardware eBay series,
+    // pricing/used-gpu-prices.csv). Bought for $1,199 in October 2021, it is worth most around
+    // the end of month 2 (2021-12-01 lies between the November and December observations), and
+    // it lost about $850 by October 2023. With little work to do, selling near the peak wins.
+    const Scenario s = parse_scenario(R"(
+[scenario]
+horizon_months = 24
+start = "2021-10"
+[workload]
+gpu_hours_per_month = 10
+[rig]
+[[rig.parts]]
+kind = "gpu"
+name = "RTX 2080 Ti"
+price = 1199
+load_watts = 250
+resale = { method = "observed", file = "pricing/used-gpu-prices.csv", item = "RTX 2080 Ti" }
+[electricity]
+price_per_kwh = 0.15
+[[cloud]]
+name = "cloud"
+price_per_hour = 1.0
+)", PAYBACK_SOURCE_DIR "/shortage.toml");
+    const auto c = compare(s);
+    // Dates are fractional months (day - 1) / days in the month: November 15 is 14/30 into
+    // November, December 15 is 14/31 into December, so 2021-12-01, the end of month 2, lies
+    // (1 - 14/30) / (1 + 14/31 - 14/30) = 0.5415 of the way from 1137 to 1186: 1163.53.
+    const double share = (1.0 - 14.0 / 30.0) / (1.0 + 14.0 / 31.0 - 14.0 / 30.0);
+    CHECK(c.cashflows[0].asset_value[1] == Approx(1137.0 + 49.0 * share));
+    CHECK(c.versus[0].optimal_sale_month == 2);
+    // Sold at the horizon, 2023-10-01: September 15 (335) to October 15 (309), the same share.
+    CHECK(c.cashflows[0].resale[23] == Approx(335.0 - 26.0 * share));
 }
