@@ -171,3 +171,61 @@ price_per_hour = 1.0
     // Sold at the horizon, 2023-10-01: September 15 (335) to October 15 (309), the same share.
     CHECK(c.cashflows[0].resale[23] == Approx(335.0 - 26.0 * share));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Edge cases, each with its defined answer.
+
+TEST_CASE("edge: a one-month horizon", "[comparison][edge]") {
+    // Month 1: rig 1500 + 17.875, cloud 100; payback not reached; one sale month.
+    const auto c = compare(hand({{"scenario.horizon_months", "1"}}));
+    CHECK(c.options[0].total_cost == Approx(1517.875));
+    CHECK_FALSE(c.versus[0].payback_months);
+    CHECK(c.versus[0].npv_savings == Approx(100.0 - 1517.875));
+    CHECK(c.versus[0].optimal_sale_month == 1);
+    CHECK(c.versus[0].irr_status == "ok");  // -1500 now, +82.125 in a month: -94.5 % a month
+    REQUIRE(c.versus[0].irr);
+    CHECK(*c.versus[0].irr == Approx(std::pow(82.125 / 1500.0, 12) - 1.0).epsilon(1e-9));
+}
+
+TEST_CASE("edge: zero and negative discount rates", "[comparison][edge]") {
+    const auto zero = compare(hand({{"scenario.discount_rate", "0"}}));
+    CHECK(zero.options[0].npv_cost == zero.options[0].total_cost);  // nothing discounted
+    CHECK(zero.versus[0].discounted_payback_months == zero.versus[0].payback_months);
+    // At -5 % a future dollar is worth more than today's: PV of the cloud's 24 x 100 exceeds 2400.
+    const auto negative = compare(hand({{"scenario.discount_rate", "-0.05"}}));
+    CHECK(negative.options[1].npv_cost > 2400.0);
+    double pv = 0;
+    for (int m = 1; m <= 24; ++m) pv += 100.0 * std::pow(0.95, -m / 12.0);
+    CHECK(negative.options[1].npv_cost == Approx(pv).epsilon(1e-12));
+    REQUIRE(negative.versus[0].discounted_payback_months);
+    CHECK(*negative.versus[0].discounted_payback_months < *negative.versus[0].payback_months);
+}
+
+TEST_CASE("edge: all flows zero", "[comparison][edge]") {
+    // Free parts, free power, no work: nothing happens. Payback is immediate (0: nothing to pay
+    // back), savings and costs are 0, the IRR does not exist and ROI has no capex to divide by.
+    const auto c = compare(hand({{"rig.parts[0].price", "0"}, {"rig.parts[1].price", "0"},
+                                 {"electricity.price_per_kwh", "0"}, {"workload.gpu_hours_per_month", "0"}}));
+    CHECK(c.options[0].total_cost == 0.0);
+    CHECK(c.versus[0].npv_savings == 0.0);
+    REQUIRE(c.versus[0].payback_months);
+    CHECK(*c.versus[0].payback_months == 0.0);
+    CHECK(c.versus[0].irr_status == "no_sign_change");
+    CHECK_FALSE(c.versus[0].roi);
+    CHECK_FALSE(c.options[0].levelized_cost_per_gpu_hour);
+}
+
+TEST_CASE("edge: huge values stay finite and exact in ratio", "[comparison][edge]") {
+    // Every price x 1e9: the payback, ROI and IRR do not change; the money scales.
+    const auto base = compare(hand());
+    const auto huge = compare(hand({{"rig.parts[0].price", "1e12"}, {"rig.parts[1].price", "5e11"},
+                                    {"electricity.price_per_kwh", "0.2"}, {"scenario.currency", "\"JPY\""},
+                                    {"cloud[0].price_per_hour", "2e9"}}));
+    // Energy stays 17.875 (not scaled), so compare only what scales cleanly: the cloud's total.
+    CHECK(huge.options[1].total_cost == Approx(2.4e12).epsilon(1e-12));
+    REQUIRE(huge.versus[0].payback_months);
+    CHECK(std::isfinite(*huge.versus[0].payback_months));
+    CHECK(*huge.versus[0].payback_months == Approx(1.5e12 / (1e11 - 17.875)).epsilon(1e-12));
+    CHECK(huge.versus[0].irr_status == "ok");
+    CHECK(base.versus[0].irr_status == "ok");
+}
