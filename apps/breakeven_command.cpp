@@ -65,6 +65,7 @@ void add_breakeven_command(CLI::App& app) {
                                         {"against", r.against},
                                         {"current", r.current},
                                         {"npv_savings_at_range", {r.savings_at_low, r.savings_at_high}},
+                                        {"more_roots", r.more_roots},
                                         {"message", r.message}};
             emit(out.dump(2) + "\n");
         } else {

@@ -62,7 +62,7 @@ std::string csv_report(const Comparison& c) {
     std::string out =
         "name,kind,total_cost,npv_cost,npv,cost_per_gpu_hour,levelized_cost_per_gpu_hour,energy_kwh,"
         "payback_months,payback_months_if_sold,discounted_payback_months,npv_savings,roi,irr,irr_status,"
-        "optimal_sale_month,breakeven_gpu_hours_per_month\n";
+        "irr_roots,optimal_sale_month,optimal_sale_npv_savings,breakeven_gpu_hours_per_month\n";
     auto cell = [](const std::optional<double>& v) { return v ? fmt::format("{}", *v) : std::string(); };
     for (std::size_t i = 0; i < c.options.size(); ++i) {
         const OptionResult& o = c.options[i];
@@ -70,13 +70,16 @@ std::string csv_report(const Comparison& c) {
                            o.npv_cost, o.npv, cell(o.cost_per_gpu_hour), cell(o.levelized_cost_per_gpu_hour),
                            o.energy_kwh);
         if (i == 0) {
-            out += ",,,,,,,,,\n";
+            out += ",,,,,,,,,,,\n";
             continue;
         }
         const VersusResult& v = c.versus[i - 1];
-        out += fmt::format(",{},{},{},{},{},{},{},{},{}\n", cell(v.payback_months), cell(v.payback_months_if_sold),
-                           cell(v.discounted_payback_months), v.npv_savings, cell(v.roi), cell(v.irr),
-                           v.irr_status, v.optimal_sale_month, cell(v.breakeven_gpu_hours_per_month));
+        std::string roots;  // several in one cell, separated by semicolons
+        for (double root : v.irr_roots) roots += fmt::format("{}{}", roots.empty() ? "" : ";", root);
+        out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{}\n", cell(v.payback_months),
+                           cell(v.payback_months_if_sold), cell(v.discounted_payback_months), v.npv_savings,
+                           cell(v.roi), cell(v.irr), v.irr_status, roots, v.optimal_sale_month,
+                           v.optimal_sale_npv_savings, cell(v.breakeven_gpu_hours_per_month));
     }
     return out;
 }

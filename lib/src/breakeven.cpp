@@ -111,8 +111,9 @@ std::string describe(const BreakevenResult& r, const std::string& currency) {
                            r.key, r.range.first, r.range.second, r.savings_at_low > 0 ? "beats" : "loses to",
                            r.against, savings_low, currency, savings_high, currency);
     const bool building_wins_below = r.savings_at_low > 0 || (r.savings_at_low == 0 && r.savings_at_high < 0);
-    return fmt::format("Building and renting {} cost the same in present value at {} = {:.6g}; building wins {} it.",
-                       r.against, r.key, *r.value, building_wins_below ? "below" : "above");
+    return fmt::format("Building and renting {} cost the same in present value at {} = {:.6g}; building wins {} it{}.",
+                       r.against, r.key, *r.value, building_wins_below ? "below" : "above",
+                       r.more_roots ? ", up to a further break-even higher in the range" : "");
 }
 
 }  // namespace
@@ -137,9 +138,11 @@ BreakevenResult breakeven(const Scenario& s, const BreakevenQuery& query) {
             }
     } else if (query.key == "workload.gpu_hours_per_month") {
         r.range = {0.0, conventions::hours_per_month};
-    } else {
-        const double high = r.current == 0.0 ? 1.0 : 10.0 * std::abs(r.current);
+    } else if (r.current >= 0.0) {
+        const double high = r.current == 0.0 ? 1.0 : 10.0 * r.current;
         r.range = {savings.clip(r.current, 0.0), savings.clip(r.current, high)};
+    } else {  // a cut in prices (-0.44 a year): search both sides of zero
+        r.range = {savings.clip(r.current, 10.0 * r.current), savings.clip(r.current, -10.0 * r.current)};
     }
 
     // Scan for the first sign change (the objective need not be monotonic), then refine it.
@@ -148,10 +151,12 @@ BreakevenResult breakeven(const Scenario& s, const BreakevenQuery& query) {
     double a = lo, f_a = savings(lo);
     r.savings_at_low = f_a;
     r.savings_at_high = savings(hi);
-    for (int i = 1; i <= steps && !r.value; ++i) {
+    for (int i = 1; i <= steps; ++i) {
         const double b = i == steps ? hi : lo + (hi - lo) * i / steps;
         const double f_b = i == steps ? r.savings_at_high : savings(b);
-        if (f_a == 0.0) {
+        if (r.value) {
+            if ((f_a < 0.0) != (f_b < 0.0) && f_b != 0.0) r.more_roots = true;
+        } else if (f_a == 0.0) {
             r.value = a;
         } else if (f_b == 0.0) {
             r.value = b;

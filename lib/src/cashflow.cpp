@@ -43,6 +43,8 @@ const std::vector<std::pair<const char*, std::vector<double> CashFlows::*>>& oth
         {"energy_kwh", &CashFlows::energy_kwh},
         {"asset_value", &CashFlows::asset_value},
         {"work_hours", &CashFlows::work_hours},
+        {"tax_on_sale", &CashFlows::tax_on_sale},
+        {"tax_on_interest", &CashFlows::tax_on_interest},
     };
     return columns;
 }
@@ -122,6 +124,8 @@ void CashFlowRecorder::operator()(const MonthFlows<double>& f) {
         table.energy_kwh.push_back(rig ? f.energy_kwh : 0.0);
         table.asset_value.push_back(rig ? f.asset_value_end : 0.0);
         table.work_hours.push_back(f.work_hours);
+        table.tax_on_sale.push_back(0.0 + items.tax_on_sale);
+        table.tax_on_interest.push_back(0.0 + items.tax_on_interest);
         if (rig)
             for (std::size_t p = 0; p < table.capex_by_part.size(); ++p)
                 table.capex_by_part[p].capex.push_back(0.0 + f.rig_capex_by_part[p]);

@@ -1,5 +1,6 @@
 #include "csv_reader.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>

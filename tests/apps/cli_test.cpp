@@ -266,7 +266,7 @@ TEST_CASE("compare --csv prints a header and one row per option", "[cli]") {
     CHECK(lines[0] ==
           "name,kind,total_cost,npv_cost,npv,cost_per_gpu_hour,levelized_cost_per_gpu_hour,energy_kwh,"
           "payback_months,payback_months_if_sold,discounted_payback_months,npv_savings,roi,irr,irr_status,"
-          "optimal_sale_month,breakeven_gpu_hours_per_month");
+          "irr_roots,optimal_sale_month,optimal_sale_npv_savings,breakeven_gpu_hours_per_month");
     const CsvRows csv(lines);
     CHECK(csv.cell(0, "name") == "RTX 3090 desktop");
     CHECK(csv.cell(0, "kind") == "diy");
@@ -289,7 +289,7 @@ TEST_CASE("cashflow --csv prints the rig's 36 months", "[cli]") {
     CHECK_THAT(lines[0], Catch::StartsWith("month,capex,energy,maintenance,repair,cloud,storage,rental_income,"
                                            "rental_fees,resale,loan_proceeds,loan_interest,loan_principal,tax,"
                                            "net,cumulative,discounted,cumulative_discounted,energy_kwh,"
-                                           "asset_value,work_hours,\"capex:RTX 3090"));
+                                           "asset_value,work_hours,tax_on_sale,tax_on_interest,\"capex:RTX 3090"));
     const CsvRows csv(lines);
     CHECK(csv.cell(0, "month") == "1");
     CHECK(csv.number(0, "capex") == -2200.0);
@@ -309,7 +309,7 @@ TEST_CASE("cashflow --option picks a cloud option by name", "[cli]") {
     const auto lines = lines_of(r.out);
     REQUIRE(lines.size() == 37);
     const CsvRows csv(lines);
-    CHECK(csv.header().back() == "work_hours");  // no parts, so no per-part capex columns
+    CHECK(csv.header().back() == "tax_on_interest");  // no parts, so no per-part capex columns
     CHECK(csv.number(0, "capex") == 0.0);  // no capex for a cloud option
     CHECK(csv.number(0, "cloud") == Approx(-cloud_per_month));
     CHECK(csv.number(35, "cumulative") == Approx(-36 * cloud_per_month));

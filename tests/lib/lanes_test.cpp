@@ -5,6 +5,7 @@
 #include "payback/lanes.hpp"
 #include "payback/metrics.hpp"
 #include "payback/scenario.hpp"
+#include "support/scenario_text.hpp"
 
 using namespace payback;
 
@@ -38,7 +39,52 @@ std::vector<ModelInputs<double>> varied_samples() {
     return samples;
 }
 
+// The hand scenario with every line item on, its numbers varied lane by lane.
+std::vector<ModelInputs<double>> varied_finance_samples() {
+    const Scenario s = parse_scenario(test::hand_scenario(), "hand.toml", test::everything_on());
+    std::vector<ModelInputs<double>> samples;
+    for (int i = 0; i < 6; ++i) {
+        const double k = i;
+        ModelInputs<double> in = model_inputs(s);
+        in.training_hours = 40.0 + 30.0 * k;
+        in.inflation = -0.01 + 0.02 * k;
+        in.electricity_escalation = 0.1 - 0.05 * k;
+        in.maintenance_per_year = 10.0 * k;
+        in.repair_reserve_rate = 0.01 * k;
+        in.loan.down_payment = 100.0 * k;
+        in.loan.annual_rate = i == 2 ? 0.0 : 0.03 * k;  // one lane without interest
+        in.tax.rate = 0.05 * k;
+        in.tax.deduct_running_costs = i % 2;
+        in.parts[1].resale.half_life_years = 1.0 + k;
+        in.clouds[0].price_escalation = -0.3 + 0.1 * k;
+        in.clouds[0].storage_per_month = 5.0 * k;
+        in.clouds[0].price_per_hour = 0.5 + 0.4 * k;
+        samples.push_back(in);
+    }
+    return samples;
+}
+
 }  // namespace
+
+TEST_CASE("lanes equal scalar runs with loans, taxes, escalation and parts bought and sold mid-way",
+          "[lanes][engine]") {
+    const auto samples = varied_finance_samples();
+    const Metrics<Lanes> batch = evaluate(stack_lanes(samples));
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        const auto lane = static_cast<Eigen::Index>(i);
+        const Metrics<double> scalar = evaluate(samples[i]);
+        INFO("lane " << i);
+        CHECK(same(scalar.rig.total_cost, batch.rig.total_cost[lane]));
+        CHECK(same(scalar.rig.npv_cost, batch.rig.npv_cost[lane]));
+        CHECK(same(scalar.rig.levelized_cost_per_gpu_hour, batch.rig.levelized_cost_per_gpu_hour[lane]));
+        CHECK(same(scalar.clouds[0].npv_cost, batch.clouds[0].npv_cost[lane]));
+        CHECK(same(scalar.versus[0].payback_months, batch.versus[0].payback_months[lane]));
+        CHECK(same(scalar.versus[0].payback_months_if_sold, batch.versus[0].payback_months_if_sold[lane]));
+        CHECK(same(scalar.versus[0].discounted_payback_months, batch.versus[0].discounted_payback_months[lane]));
+        CHECK(same(scalar.versus[0].npv_savings, batch.versus[0].npv_savings[lane]));
+        CHECK(same(scalar.versus[0].roi, batch.versus[0].roi[lane]));
+    }
+}
 
 TEST_CASE("the batch engine on Eigen lanes equals the scalar run lane by lane", "[lanes][engine]") {
     const auto samples = varied_samples();
@@ -68,5 +114,8 @@ TEST_CASE("stacking refuses samples of different structure", "[lanes]") {
     auto samples = varied_samples();
     samples[1].horizon_months = 12;
     CHECK_THROWS_AS(stack_lanes(samples), std::invalid_argument);
+    auto late = varied_finance_samples();
+    late[3].parts[1].purchase_month = 4;  // months are structure, shared by every lane
+    CHECK_THROWS_AS(stack_lanes(late), std::invalid_argument);
     CHECK_THROWS_AS(stack_lanes({}), std::invalid_argument);
 }

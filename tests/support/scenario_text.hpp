@@ -2,6 +2,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "payback/scenario.hpp"
 
 namespace payback::test {
 
@@ -44,6 +47,25 @@ name = "cloud"
 price_per_hour = 2.0
 speedup = 2.0
 )";
+}
+
+/// Overrides that switch every line item of the hand scenario on: discounting, inflation,
+/// escalation, maintenance, a repair reserve, storage, a loan, business taxes, a part bought
+/// late, a part retired early, and resale.
+inline std::vector<Override> everything_on() {
+    return {{"scenario.discount_rate", "0.07"},
+            {"scenario.inflation", "0.03"},
+            {"scenario.perspective", "business"},
+            {"tax", "{ income_tax_rate = 0.3, depreciation = \"macrs_5\" }"},
+            {"financing", "{ down_payment = 200, apr = 0.09, term_months = 18 }"},
+            {"running_costs", "{ maintenance_per_year = 60, repair_reserve = 0.02 }"},
+            {"electricity.escalation", "0.04"},
+            {"cloud[0].escalation", "-0.2"},
+            {"cloud[0].storage_per_month", "15"},
+            {"rig.parts[0].retire_month", "14"},
+            {"rig.parts[0].resale", "{ method = \"declining_balance\", annual_rate = 0.3 }"},
+            {"rig.parts[1].purchase_month", "3"},
+            {"rig.parts[1].resale", "{ method = \"price_performance\", half_life_years = 2.5 }"}};
 }
 
 }  // namespace payback::test

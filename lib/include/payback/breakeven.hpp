@@ -14,8 +14,8 @@ namespace payback {
 
 struct BreakevenQuery {
     std::string key;  ///< a key path as for --set: "electricity.price_per_kwh", "rig.parts[0].price"
-    /// The interval searched; by default from 0 to 10 × the current value, cut to the values the
-    /// key admits (and [0, 730] for workload.gpu_hours_per_month).
+    /// The interval searched; by default from 0 to 10 × the current value (from 10 × to -10 × a
+    /// negative one), cut to the values the key admits; [0, 730] for workload.gpu_hours_per_month.
     std::optional<std::pair<double, double>> range;
     std::optional<std::string> against;  ///< the cloud option; by default the one closest to beating the rig
 };
@@ -23,7 +23,8 @@ struct BreakevenQuery {
 struct BreakevenResult {
     std::string key;
     double current = 0.0;            ///< the key's value in the scenario
-    std::optional<double> value;     ///< where npv_savings = 0; none when the sign does not change in the range
+    std::optional<double> value;     ///< the lowest value in the range where npv_savings = 0; none if none
+    bool more_roots = false;         ///< npv_savings changes sign again above `value`
     std::pair<double, double> range;
     std::string metric = "npv_savings";
     std::string against;

@@ -46,6 +46,9 @@ struct CashFlows {
     std::vector<double> energy_kwh;   ///< at the wall
     std::vector<double> asset_value;  ///< what the parts held would sell for at the end of the month
     std::vector<double> work_hours;   ///< the owner's hours of work done in the month
+    // The parts of `tax` that payback leaves out with their causes (docs/finance.md).
+    std::vector<double> tax_on_sale;      ///< on the gain or loss of the parts sold in the month
+    std::vector<double> tax_on_interest;  ///< the deduction of the loan's interest
     /// capex by part (diy only), in the scenario's part order; they sum to `capex`.
     std::vector<PartCapex> capex_by_part;
 

@@ -77,16 +77,22 @@ struct LineItems {
     T capex, loan_proceeds;
     T energy, maintenance, repair, cloud, storage, rental_income, rental_fees, resale;
     T loan_interest, loan_principal, tax;
+    // Parts of `tax` that payback leaves out, as it leaves out what causes them (not line items).
+    T tax_on_sale;      ///< on the gain (or loss) of the parts sold this month
+    T tax_on_interest;  ///< the deduction of the loan's interest
 
     T at_start() const { return capex + loan_proceeds; }
     T at_end() const {
         return energy + maintenance + repair + cloud + storage + rental_income + rental_fees + resale +
                loan_interest + loan_principal + tax;
     }
-    /// The same without debt flows (SAM's payback leaves them out) and without hardware sales
-    /// (simple payback counts none; payback-if-sold counts the hardware at its value instead).
+    /// The same without debt flows and their tax effect (SAM's payback leaves them out) and
+    /// without hardware sales and their tax (simple payback counts none; payback-if-sold counts
+    /// the hardware at its value instead).
     T operating_at_start() const { return capex; }
-    T operating_at_end() const { return at_end() - resale - loan_interest - loan_principal; }
+    T operating_at_end() const {
+        return at_end() - resale - loan_interest - loan_principal - tax_on_sale - tax_on_interest;
+    }
 };
 
 /// One month of every option.
@@ -131,7 +137,7 @@ template <class T, class Sink>
 void simulate(const ModelInputs<T>& in, Sink&& sink) {
     using ops = numeric_ops<T>;
     const T zero = ops::fill_like(in.price_per_kwh, 0.0);
-    const LineItems<T> nothing{zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};
+    const LineItems<T> nothing{zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};
     const T hours_off = conventions::hours_per_month - in.training_hours;
 
     // The loan: a level payment each month of its term, the balance paid off at the horizon.
@@ -161,11 +167,13 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
         LineItems<T> rig = nothing;
         T load_watts = zero, idle_watts = zero, owned_cost = zero, depreciation = zero, gain = zero;
         T value_start = zero, value_end = zero;
+        bool owns_parts = false;
         for (std::size_t p = 0; p < in.parts.size(); ++p) {
             const PartInputs<T>& part = in.parts[p];
             f.rig_capex_by_part[p] = m == part.purchase_month ? zero - part.cost : zero;
             rig.capex = rig.capex + f.rig_capex_by_part[p];
             if (m < part.purchase_month || m > part.sell_month) continue;
+            owns_parts = true;
             load_watts = load_watts + part.load_watts;
             idle_watts = idle_watts + part.idle_watts;
             owned_cost = owned_cost + part.cost;
@@ -189,14 +197,16 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
         const T wall_kwh = dc_wh / 1000.0 / in.psu_efficiency;
         const T price_per_kwh = in.price_per_kwh * ops::pow(1.0 + in.electricity_escalation, year);
         rig.energy = zero - wall_kwh * price_per_kwh;
-        rig.maintenance = zero - in.maintenance_per_year / 12.0 * inflation;
+        rig.maintenance = owns_parts ? zero - in.maintenance_per_year / 12.0 * inflation : zero;
         rig.repair = zero - owned_cost * in.repair_reserve_rate / 12.0;
 
         if (has_loan) {
             if (m == 1) rig.loan_proceeds = principal;
-            const T interest = m <= in.loan.term_months ? balance * monthly_rate : zero;
-            T repaid = m <= in.loan.term_months ? payment - interest : zero;
-            if (m == in.horizon_months) repaid = balance;  // pay off what is left on selling
+            const bool due = m <= in.loan.term_months;
+            const T interest = due ? balance * monthly_rate : zero;
+            // The last payment clears the balance (no rounding residue); selling pays off the rest.
+            const bool last = m == in.loan.term_months || m == in.horizon_months;
+            const T repaid = due ? (last ? balance : payment - interest) : zero;
             balance = balance - repaid;
             rig.loan_interest = zero - interest;
             rig.loan_principal = zero - repaid;
@@ -204,10 +214,11 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
 
         // Tax effect (positive: a saving): deductible costs and depreciation lower taxes; the gain
         // on a sale over the remaining tax basis raises them (a loss lowers them).
-        const T deductible = zero - (rig.energy + rig.maintenance + rig.repair + rig.rental_fees +
-                                     rig.loan_interest);
-        rig.tax = in.tax.rate * (in.tax.deduct_running_costs * deductible + depreciation - gain -
-                                 rig.rental_income);
+        const T deductible = zero - (rig.energy + rig.maintenance + rig.repair + rig.rental_fees);
+        rig.tax_on_sale = zero - in.tax.rate * gain;
+        rig.tax_on_interest = zero - in.tax.rate * in.tax.deduct_running_costs * rig.loan_interest;
+        rig.tax = in.tax.rate * (in.tax.deduct_running_costs * deductible + depreciation - rig.rental_income) +
+                  rig.tax_on_sale + rig.tax_on_interest;
 
         for (std::size_t c = 0; c < in.clouds.size(); ++c) {
             const CloudInputs<T>& cloud = in.clouds[c];
