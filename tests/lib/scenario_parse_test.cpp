@@ -576,3 +576,132 @@ TEST_CASE("overrides given to load_scenario are checked like the file's values",
     const Scenario s = payback::load_scenario(path, {set("rig.parts[0].price=1400")});
     CHECK(payback::units::in_money(s.rig.parts[0].price) == 1400.0);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Finance keys
+
+TEST_CASE("finance keys default to a hobbyist with no loan, no taxes and flat prices", "[parse][finance]") {
+    const Scenario s = payback::parse_scenario(base_scenario(), source);
+    CHECK(s.inflation == 0.0);
+    CHECK_FALSE(s.real_discount_rate);
+    CHECK_FALSE(s.start);
+    CHECK(s.perspective == payback::Perspective::hobbyist);
+    CHECK(s.electricity_escalation == 0.0);
+    CHECK(payback::units::in_money(s.running_costs.maintenance_per_year) == 0.0);
+    CHECK(s.running_costs.repair_reserve == 0.0);
+    CHECK_FALSE(s.financing);
+    CHECK_FALSE(s.tax);
+    CHECK(s.rig.parts[0].purchase_month == 1);
+    CHECK_FALSE(s.rig.parts[0].retire_month);
+    CHECK(s.clouds[0].escalation == 0.0);
+    CHECK(payback::units::in_money(s.clouds[0].storage_per_month) == 0.0);
+}
+
+TEST_CASE("a real discount rate becomes nominal by the Fisher relation", "[parse][finance]") {
+    // (1 + 0.03)(1 + 0.02) - 1 = 0.0506.
+    const Scenario s = payback::parse_scenario(
+        replaced(base_scenario(), "currency = \"USD\"", "currency = \"USD\"\nreal_discount_rate = 0.03\ninflation = 0.02"),
+        source);
+    REQUIRE(s.real_discount_rate);
+    CHECK(*s.real_discount_rate == 0.03);
+    CHECK(s.discount_rate == Approx(0.0506).epsilon(1e-14));
+    const std::string both =
+        replaced(base_scenario(), "currency = \"USD\"", "currency = \"USD\"\ndiscount_rate = 0.05\nreal_discount_rate = 0.03");
+    check_error(error_from(both), 4, "scenario.real_discount_rate", "not both");  // its own line
+}
+
+TEST_CASE("financing and business taxes are read with their defaults", "[parse][finance]") {
+    const Scenario s = payback::parse_scenario(base_scenario(), source,
+                                               {set("financing={ apr = 0.079 }"), set("scenario.perspective=business"),
+                                                set("tax={ income_tax_rate = 0.21 }")});
+    REQUIRE(s.financing);
+    CHECK(s.financing->apr == 0.079);
+    CHECK(s.financing->term_months == 12);
+    CHECK(payback::units::in_money(s.financing->down_payment) == 0.0);
+    REQUIRE(s.tax);
+    CHECK(s.tax->income_tax_rate == 0.21);
+    CHECK(s.tax->depreciation == payback::finance::TaxDepreciation::macrs_5);
+    CHECK(s.tax->deduct_running_costs);
+}
+
+TEST_CASE("taxes need the business perspective, and the business perspective needs taxes", "[parse][finance]") {
+    const auto hobbyist_with_tax = error_from(base_scenario(), {set("tax={ income_tax_rate = 0.2 }")});
+    CHECK(hobbyist_with_tax.key_path() == "tax");
+    CHECK_THAT(hobbyist_with_tax.message(), Catch::Contains("scenario.perspective = \"business\""));
+    const auto business_without = error_from(base_scenario(), {set("scenario.perspective=business")});
+    CHECK(business_without.key_path() == "tax");
+    CHECK_THAT(business_without.message(), Catch::Contains("missing required table"));
+}
+
+TEST_CASE("bad finance values are rejected naming their key", "[parse][finance]") {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"financing={ apr = 7.9 }", "financing.apr"},                       // a percentage
+        {"financing={ apr = 0.05, term_months = 0 }", "financing.term_months"},
+        {"financing={ apr = 0.05, down_payment = -1 }", "financing.down_payment"},
+        {"running_costs={ repair_reserve = 2 }", "running_costs.repair_reserve"},
+        {"running_costs={ maintenance_per_year = -5 }", "running_costs.maintenance_per_year"},
+        {"electricity.escalation=-1", "electricity.escalation"},
+        {"cloud[0].storage_per_month=-3", "cloud[0].storage_per_month"},
+        {"cloud[0].escalation=nan", "cloud[0].escalation"},
+        {"rig.parts[0].purchase_month=37", "rig.parts[0].purchase_month"},  // past the 36-month horizon
+        {"rig.parts[0].purchase_month=0", "rig.parts[0].purchase_month"},
+        {"rig.parts[0].resale={ method = \"price_performance\" }", "rig.parts[0].resale.half_life_years"},
+        {"scenario.start=\"2021-13\"", "scenario.start"},
+        {"scenario.perspective=corporate", "scenario.perspective"},
+    };
+    for (const auto& [assignment, key] : cases) {
+        INFO(assignment);
+        CHECK(error_from(base_scenario(), {set(assignment)}).key_path() == key);
+    }
+}
+
+TEST_CASE("a part retired before it is bought is rejected", "[parse][finance]") {
+    const auto e = error_from(base_scenario(), {set("rig.parts[0].purchase_month=6"), set("rig.parts[0].retire_month=5")});
+    CHECK(e.key_path() == "rig.parts[0].retire_month");
+    CHECK_THAT(e.message(), Catch::Contains("must be between 6 and 600"));
+}
+
+TEST_CASE("tax schedules: the choices and a custom schedule that must add up to at most 1", "[parse][finance]") {
+    const auto business = [](const std::string& tax) {
+        return std::vector<Override>{set("scenario.perspective=business"), set("tax=" + tax)};
+    };
+    const Scenario s = payback::parse_scenario(
+        base_scenario(), source, business("{ income_tax_rate = 0.2, depreciation = \"custom\", custom_schedule = [0.6, 0.4] }"));
+    CHECK(s.tax->custom_schedule == std::vector<double>{0.6, 0.4});
+    CHECK(error_from(base_scenario(), business("{ income_tax_rate = 0.2, depreciation = \"custom\", custom_schedule = [0.6, 0.6] }"))
+              .key_path() == "tax.custom_schedule");
+    CHECK(error_from(base_scenario(), business("{ income_tax_rate = 0.2, depreciation = \"custom\", custom_schedule = [0.6, \"a\"] }"))
+              .key_path() == "tax.custom_schedule[1]");
+    CHECK(error_from(base_scenario(), business("{ income_tax_rate = 0.2, depreciation = \"macrs_7\" }")).key_path() ==
+          "tax.depreciation");
+    CHECK(error_from(base_scenario(), business("{ income_tax_rate = 1.0 }")).key_path() == "tax.income_tax_rate");
+    CHECK(error_from(base_scenario(), business("{ income_tax_rate = 0.2, deduct_running_costs = \"yes\" }")).key_path() ==
+          "tax.deduct_running_costs");
+}
+
+TEST_CASE("observed resale needs a start month, a known item and the scenario's currency", "[parse][finance]") {
+    const std::string observed = "rig.parts[0].resale={ method = \"observed\", file = \"pricing/used-gpu-prices.csv\", "
+                                 "item = \"RTX 3090\" }";
+    const std::string in_repo = PAYBACK_SOURCE_DIR "/test.toml";  // the file path is relative to the scenario
+    auto error_at = [&](const std::vector<Override>& overrides) {
+        try {
+            payback::parse_scenario(base_scenario(), in_repo, overrides);
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(error_at({set(observed)}), Catch::Contains("needs scenario.start"));
+    const Scenario s = payback::parse_scenario(base_scenario(), in_repo, {set(observed), set("scenario.start=\"2022-06\"")});
+    REQUIRE(s.rig.parts[0].observed_prices);
+    CHECK(s.rig.parts[0].observed_prices->item == "RTX 3090");
+    CHECK_THAT(error_at({set("rig.parts[0].resale={ method = \"observed\", file = \"pricing/used-gpu-prices.csv\", "
+                             "item = \"RTX 3900\" }"),
+                         set("scenario.start=\"2022-06\"")}),
+               Catch::Contains("RTX 3090"));  // did you mean
+    CHECK_THAT(error_at({set(observed), set("scenario.start=\"2022-06\""), set("scenario.currency=\"EUR\"")}),
+               Catch::Contains("in USD, the scenario is in EUR"));
+    CHECK_THAT(error_at({set("rig.parts[0].resale={ method = \"observed\", file = \"no/such.csv\", item = \"x\" }"),
+                         set("scenario.start=\"2022-06\"")}),
+               Catch::Contains("no/such.csv"));
+}

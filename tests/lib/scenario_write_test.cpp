@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include "payback/comparison.hpp"
 #include "payback/scenario.hpp"
+#include "support/scenario_text.hpp"
 
 using namespace payback;
 
@@ -41,4 +43,43 @@ TEST_CASE("to_toml round-trips every shipped scenario", "[scenario][roundtrip]")
             CHECK(b.clouds[i].speedup == a.clouds[i].speedup);
         }
     }
+}
+
+TEST_CASE("to_toml round-trips every finance key", "[scenario][roundtrip]") {
+    std::vector<Override> overrides = test::everything_on();
+    overrides.push_back({"rig.parts[1].retire_month", "20"});
+    overrides.push_back({"tax", "{ income_tax_rate = 0.3, depreciation = \"custom\", custom_schedule = [0.5, 0.25, 0.25], "
+                                "deduct_running_costs = false }"});
+    const Scenario a = parse_scenario(test::hand_scenario(), "hand.toml", overrides);
+    const std::string text = to_toml(a);
+    const Scenario b = parse_scenario(text, "hand.toml");
+    CHECK(to_toml(b) == text);  // a fixed point
+    CHECK(b.discount_rate == a.discount_rate);
+    CHECK(b.inflation == a.inflation);
+    CHECK(b.perspective == Perspective::business);
+    REQUIRE(b.financing);
+    CHECK(b.financing->apr == 0.09);
+    CHECK(b.financing->term_months == 18);
+    CHECK(units::in_money(b.financing->down_payment) == 200.0);
+    REQUIRE(b.tax);
+    CHECK(b.tax->custom_schedule == std::vector<double>{0.5, 0.25, 0.25});
+    CHECK_FALSE(b.tax->deduct_running_costs);
+    CHECK(b.rig.parts[1].purchase_month == 3);
+    CHECK(b.rig.parts[1].retire_month == 20);
+    CHECK(b.rig.parts[1].resale.half_life_years == 2.5);
+    CHECK(b.clouds[0].escalation == -0.2);
+    CHECK(units::in_money(b.clouds[0].storage_per_month) == 15.0);
+    CHECK(units::in_money(b.running_costs.maintenance_per_year) == 60.0);
+    // The model sees the same numbers.
+    CHECK(compare(a).versus[0].npv_savings == compare(b).versus[0].npv_savings);
+}
+
+TEST_CASE("a real discount rate is written as given", "[scenario][roundtrip]") {
+    std::string text = test::hand_scenario();
+    text.replace(text.find("discount_rate = 0.0"), 19, "real_discount_rate = 0.03\ninflation = 0.02");
+    const Scenario a = parse_scenario(text, "hand.toml");
+    const std::string written = to_toml(a);
+    CHECK_THAT(written, Catch::Contains("real_discount_rate = 0.03\n"));
+    CHECK_THAT(written, !Catch::Contains("\ndiscount_rate"));
+    CHECK(parse_scenario(written, "hand.toml").discount_rate == a.discount_rate);
 }
