@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -192,10 +193,76 @@ TEST_CASE("compare --json has the documented shape", "[cli]") {
     const json& versus = j.at("versus")[0];
     CHECK(versus.at("cloud") == "AWS V100 on-demand (2020)");
     for (const char* key : {"payback_months", "payback_months_if_sold", "discounted_payback_months", "npv_savings",
+                            "roi", "irr", "optimal_sale_month", "optimal_sale_npv_savings",
                             "breakeven_gpu_hours_per_month"}) {
         INFO("versus[0]." << key);
         CHECK(versus.at(key).is_number());
     }
+    CHECK(versus.at("irr_status") == "ok");
+    CHECK(versus.at("irr_roots").size() == 1);
+    for (const json& option : options)
+        for (const char* key : {"npv", "npv_cost", "levelized_cost_per_gpu_hour"}) CHECK(option.at(key).is_number());
+    CHECK(j.at("perspective") == "hobbyist");
+}
+
+TEST_CASE("compare --json: Dettmers' IRR, ROI and levelized cost by hand", "[cli]") {
+    const json j = compare_json();
+    const json& versus = j.at("versus")[0];
+    // -2200 now, then +228.417 a month for 36 months: the monthly rate r where the annuity is
+    // worth 2200; its annual form is (1 + r)^12 - 1.
+    const double r = std::pow(1.0 + versus.at("irr").get<double>(), 1.0 / 12.0) - 1.0;
+    const double saving = cloud_per_month - energy_per_month;
+    CHECK(saving * (1.0 - std::pow(1.0 + r, -36)) / r == Approx(rig_price).epsilon(1e-9));
+    // ROI: 36 x 228.417 - 2200 = 6023.0 over 2200 = 2.738.
+    CHECK(versus.at("roi").get<double>() == Approx((36 * saving - rig_price) / rig_price).epsilon(1e-9));
+    // At 0 % the levelized cost is the cost per GPU-hour.
+    const json& rig = j.at("options")[0];
+    CHECK(rig.at("levelized_cost_per_gpu_hour").get<double>() ==
+          Approx(rig.at("cost_per_gpu_hour").get<double>()).epsilon(1e-12));
+    CHECK(rig.at("npv").get<double>() == Approx(-rig.at("npv_cost").get<double>()));
+    CHECK(versus.at("optimal_sale_month") == 36);  // no resale: keep saving to the end
+}
+
+// ---------------------------------------------------------------------------------------------
+// breakeven
+
+TEST_CASE("breakeven --json solves for any numeric key", "[cli][breakeven]") {
+    const Result r = run("breakeven " + dettmers + " --for cloud[0].price_per_hour --json");
+    INFO("stderr: " << r.err);
+    REQUIRE(r.code == 0);
+    const json j = json::parse(r.out);
+    CHECK(j.at("key") == "cloud[0].price_per_hour");
+    CHECK(j.at("metric") == "npv_savings");
+    CHECK(j.at("against") == "AWS V100 on-demand (2020)");
+    CHECK(j.at("range")[0].get<double>() == 0.0);
+    CHECK(j.at("range")[1].get<double>() == Approx(21.4).epsilon(1e-15));  // 0 to 10 x $2.14
+    CHECK(j.at("current").get<double>() == 2.14);
+    // 36 x 109.5 h x c = 2200 + 212.868: c = $0.6121 an hour.
+    CHECK(j.at("value").get<double>() == Approx((rig_price + 36 * energy_per_month) / (36 * hours)).epsilon(1e-9));
+    CHECK_THAT(j.at("message").get<std::string>(), Catch::Contains("building wins above it"));
+}
+
+TEST_CASE("breakeven with no root in the range: value null and a sentence", "[cli][breakeven]") {
+    const Result json_run = run("breakeven " + dettmers + " --for electricity.price_per_kwh --range 0:0.5 --json");
+    REQUIRE(json_run.code == 0);
+    const json j = json::parse(json_run.out);
+    CHECK(j.at("value").is_null());
+    CHECK(j.at("range") == json::array({0.0, 0.5}));
+    const Result text = run("breakeven " + dettmers + " --for electricity.price_per_kwh --range 0:0.5");
+    REQUIRE(text.code == 0);
+    CHECK_THAT(text.out, Catch::StartsWith("No break-even for electricity.price_per_kwh between 0 and 0.5: "
+                                           "building beats AWS V100 on-demand (2020)"));
+}
+
+TEST_CASE("breakeven's bad input exits 2 naming what is wrong", "[cli][breakeven]") {
+    const Result unknown = run("breakeven " + dettmers + " --for electricity.pric_per_kwh");
+    check_bad_input(unknown);
+    CHECK_THAT(unknown.err, Catch::Contains("did you mean electricity.price_per_kwh?"));
+    const Result range = run("breakeven " + dettmers + " --for electricity.price_per_kwh --range 0.1-0.5");
+    check_bad_input(range);
+    CHECK_THAT(range.err, Catch::Contains("--range"));
+    check_bad_input(run("breakeven " + dettmers));  // --for is required
+    check_bad_input(run("breakeven " + dettmers + " --for rig.psu_efficiency --range 0:2"));
 }
 
 TEST_CASE("compare reproduces Dettmers' published break-even", "[cli]") {
@@ -412,6 +479,6 @@ TEST_CASE("an unknown subcommand or flag exits 2", "[cli]") {
 TEST_CASE("--help exits 0 and lists the subcommands", "[cli]") {
     const Result r = run("--help");
     CHECK(r.code == 0);
-    for (const char* command : {"compare", "cashflow", "check"}) CHECK_THAT(r.out, Catch::Contains(command));
+    for (const char* command : {"compare", "cashflow", "check", "breakeven"}) CHECK_THAT(r.out, Catch::Contains(command));
     CHECK(r.err.empty());
 }
