@@ -5,6 +5,7 @@
 
 #include <boost/math/tools/toms748_solve.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
 #include "payback/conventions.hpp"
@@ -79,8 +80,11 @@ std::size_t cloud_index(const Scenario& s, const BreakevenQuery& query) {
         std::vector<std::string> names;
         for (const auto& c : s.clouds) names.push_back(c.name);
         const std::string hint = detail::closest_match(*query.against, names);
-        throw InputError("--against", 0, "", fmt::format("no cloud option named \"{}\"{}", *query.against,
-                                                         hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
+        if (!hint.empty())
+            throw InputError("--against", 0, "", fmt::format("no cloud option named \"{}\"; did you mean \"{}\"?",
+                                                             *query.against, hint));
+        throw InputError("--against", 0, "", fmt::format("no cloud option named \"{}\"; the cloud options are \"{}\"",
+                                                         *query.against, fmt::join(names, "\", \"")));
     }
     const auto m = evaluate(model_inputs(s));
     std::size_t closest = 0;
@@ -138,11 +142,11 @@ BreakevenResult breakeven(const Scenario& s, const BreakevenQuery& query) {
             }
     } else if (query.key == "workload.gpu_hours_per_month") {
         r.range = {0.0, conventions::hours_per_month};
-    } else if (r.current >= 0.0) {
-        const double high = r.current == 0.0 ? 1.0 : 10.0 * r.current;
-        r.range = {savings.clip(r.current, 0.0), savings.clip(r.current, high)};
-    } else {  // a cut in prices (-0.44 a year): search both sides of zero
-        r.range = {savings.clip(r.current, 10.0 * r.current), savings.clip(r.current, -10.0 * r.current)};
+    } else if (r.current > 0.0) {
+        r.range = {savings.clip(r.current, 0.0), savings.clip(r.current, 10.0 * r.current)};
+    } else {  // zero or a cut (-0.44 a year): search both signs, as far as the key allows
+        const double reach = r.current == 0.0 ? 1.0 : -10.0 * r.current;
+        r.range = {savings.clip(r.current, -reach), savings.clip(r.current, reach)};
     }
 
     // Scan for the first sign change (the objective need not be monotonic), then refine it.

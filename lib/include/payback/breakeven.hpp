@@ -14,8 +14,9 @@ namespace payback {
 
 struct BreakevenQuery {
     std::string key;  ///< a key path as for --set: "electricity.price_per_kwh", "rig.parts[0].price"
-    /// The interval searched; by default from 0 to 10 × the current value (from 10 × to -10 × a
-    /// negative one), cut to the values the key admits; [0, 730] for workload.gpu_hours_per_month.
+    /// The interval searched; by default from 0 to 10 × a positive current value, from 10 × to
+    /// -10 × a negative one, from -1 to 1 for 0, each cut to the values the key admits;
+    /// [0, 730] for workload.gpu_hours_per_month.
     std::optional<std::pair<double, double>> range;
     std::optional<std::string> against;  ///< the cloud option; by default the one closest to beating the rig
 };
