@@ -48,11 +48,12 @@ std::string verdict_for(const Comparison& c, const Scenario& s) {
 
 }  // namespace
 
-std::optional<double> breakeven_training_hours(const ModelInputs<double>& inputs, std::size_t cloud) {
+std::optional<double> breakeven_training_hours(const Scenario& scenario, std::size_t cloud) {
+    if (!scenario.rig.schedule.empty()) return std::nullopt;  // the schedule fixes the hours
+    Scenario trial = scenario;
     auto savings = [&](double hours) {
-        ModelInputs<double> in = inputs;
-        in.training_hours = hours;
-        return evaluate(in).versus.at(cloud).npv_savings;
+        trial.training_per_month = units::hours(hours);
+        return evaluate(model_inputs(trial)).versus.at(cloud).npv_savings;
     };
     const double lo = 0.0, hi = conventions::hours_per_month;
     const double f_lo = savings(lo), f_hi = savings(hi);
@@ -136,7 +137,7 @@ Comparison compare(const Scenario& s) {
         result.roi = present(v.roi);
         add_irr(result, c.cashflows.front(), c.cashflows[i + 1]);
         std::tie(result.optimal_sale_month, result.optimal_sale_npv_savings) = optimal_sale(in, i);
-        result.breakeven_gpu_hours_per_month = breakeven_training_hours(in, i);
+        result.breakeven_gpu_hours_per_month = breakeven_training_hours(s, i);
         c.versus.push_back(std::move(result));
     }
     c.verdict = verdict_for(c, s);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "payback/finance.hpp"
+#include "payback/rig_energy.hpp"
 
 namespace payback {
 
@@ -28,10 +29,10 @@ ModelInputs<double> model_inputs(const Scenario& s) {
     in.horizon_months = s.horizon_months;
     in.discount_rate = s.discount_rate;
     in.inflation = s.inflation;
-    in.training_hours = units::in_hours(s.training_per_month);
-    in.idle_when_not_training = s.rig.when_not_training == WhenNotTraining::idle ? 1.0 : 0.0;
-    in.psu_efficiency = s.rig.psu_efficiency;
-    in.price_per_kwh = units::in_money_per_kwh(s.electricity_price);
+    const RigEnergy energy = rig_energy(s);
+    in.training_hours = energy.work_hours_per_month;
+    in.energy_kwh = energy.wall_kwh;
+    in.energy_cost = energy.cost;
     in.electricity_escalation = s.electricity_escalation;
     in.maintenance_per_year = units::in_money(s.running_costs.maintenance_per_year);
     in.repair_reserve_rate = s.running_costs.repair_reserve;
@@ -47,8 +48,6 @@ ModelInputs<double> model_inputs(const Scenario& s) {
     for (const Part& part : s.rig.parts) {
         PartInputs<double> p;
         p.cost = units::in_money(part.price) * part.count;
-        p.load_watts = units::in_watts(part.load_power) * part.count;
-        p.idle_watts = units::in_watts(part.idle_power) * part.count;
         p.purchase_month = part.purchase_month;
         p.sell_month = std::min(part.retire_month.value_or(s.horizon_months), s.horizon_months);
         p.resale = part.resale;

@@ -35,9 +35,6 @@ ModelInputs<Lanes> stack_lanes(const std::vector<ModelInputs<double>>& samples) 
     PAYBACK_GATHER(discount_rate);
     PAYBACK_GATHER(inflation);
     PAYBACK_GATHER(training_hours);
-    PAYBACK_GATHER(idle_when_not_training);
-    PAYBACK_GATHER(psu_efficiency);
-    PAYBACK_GATHER(price_per_kwh);
     PAYBACK_GATHER(electricity_escalation);
     PAYBACK_GATHER(maintenance_per_year);
     PAYBACK_GATHER(repair_reserve_rate);
@@ -47,13 +44,15 @@ ModelInputs<Lanes> stack_lanes(const std::vector<ModelInputs<double>>& samples) 
     PAYBACK_GATHER(tax.deduct_running_costs);
 #undef PAYBACK_GATHER
     out.loan.term_months = first.loan.term_months;
+    for (std::size_t m = 0; m < first.energy_kwh.size(); ++m) {
+        out.energy_kwh.push_back(gather(samples, [m](const auto& s) { return s.energy_kwh.at(m); }));
+        out.energy_cost.push_back(gather(samples, [m](const auto& s) { return s.energy_cost.at(m); }));
+    }
     for (std::size_t p = 0; p < first.parts.size(); ++p) {
         const PartInputs<double>& model = first.parts[p];
         auto each = [&](auto get) { return gather(samples, [&](const auto& s) { return get(s.parts[p]); }); };
         PartInputs<Lanes> part;
         part.cost = each([](const auto& q) { return q.cost; });
-        part.load_watts = each([](const auto& q) { return q.load_watts; });
-        part.idle_watts = each([](const auto& q) { return q.idle_watts; });
         part.purchase_month = model.purchase_month;
         part.sell_month = model.sell_month;
         part.tax_depreciation = model.tax_depreciation;

@@ -10,27 +10,18 @@
 #include "overrides.hpp"
 #include "payback/conventions.hpp"
 #include "payback/scenario.hpp"
+#include "payback/carbon.hpp"
+#include "scenario_readers.hpp"
 #include "toml_reader.hpp"
 
 namespace payback {
 
 using detail::NumberRule;
 using detail::TomlReader;
+using detail::annual_change;
+using detail::read_rig;
 
 namespace {
-
-const std::vector<std::pair<std::string, PartKind>> part_kinds = {
-    {"cpu", PartKind::cpu},         {"gpu", PartKind::gpu},       {"ram", PartKind::ram},
-    {"storage", PartKind::storage}, {"motherboard", PartKind::motherboard},
-    {"psu", PartKind::psu},         {"case", PartKind::case_},    {"cooler", PartKind::cooler},
-    {"network", PartKind::network}, {"other", PartKind::other}};
-
-const std::vector<std::pair<std::string, ResaleMethod>> resale_methods = {
-    {"none", ResaleMethod::none},
-    {"declining_balance", ResaleMethod::declining_balance},
-    {"straight_line", ResaleMethod::straight_line},
-    {"price_performance", ResaleMethod::price_performance},
-    {"observed", ResaleMethod::observed}};
 
 const std::vector<std::pair<std::string, Perspective>> perspectives = {
     {"hobbyist", Perspective::hobbyist}, {"business", Perspective::business}};
@@ -43,93 +34,29 @@ const std::vector<std::pair<std::string, finance::TaxDepreciation>> tax_deprecia
     {"macrs_5", finance::TaxDepreciation::macrs_5},
     {"custom", finance::TaxDepreciation::custom}};
 
-// An escalation or inflation rate per year: above -100 %, at most +100 %.
-NumberRule annual_change() { return NumberRule::rate(); }
-
-// What the part readers need to know of the scenario read so far.
-struct PartContext {
-    std::filesystem::path scenario_dir;  ///< observed price files are relative to the scenario file
-    std::string currency;
-    std::optional<std::string> start;
-    int horizon_months;
-};
-
-const std::vector<std::pair<std::string, WhenNotTraining>> idle_modes = {
-    {"idle", WhenNotTraining::idle}, {"off", WhenNotTraining::off}};
-
-// Currencies in which a kWh costs well under 2 units; a larger figure there is almost surely cents.
-bool kwh_priced_in_units(const std::string& currency) {
-    for (const char* c : {"USD", "EUR", "GBP", "CHF", "CAD", "AUD", "NZD", "SGD"})
-        if (currency == c) return true;
-    return false;
-}
-
-void read_observed(const TomlReader& resale, const PartContext& context, Part& part) {
-    part.observed_file = resale.string("file");
-    const std::string item = resale.string("item");
-    if (!context.start)
-        throw resale.error("method", "the observed method needs scenario.start = \"YYYY-MM\", the calendar month "
-                                     "that month 1 is");
-    const std::filesystem::path file(part.observed_file);
-    const std::string path = file.is_absolute() ? file.string() : (context.scenario_dir / file).lexically_normal().string();
-    PriceSchedule schedule = load_price_schedule(path, item);
-    if (schedule.currency != context.currency)
-        throw resale.error("item", fmt::format("{} prices \"{}\" in {}, the scenario is in {}", path, item,
-                                               schedule.currency, context.currency));
-    part.observed_prices = std::move(schedule);
-}
-
-ResaleCurve<double> read_resale(const TomlReader& part_table, const PartContext& context, Part& part) {
-    ResaleCurve<double> curve;
-    const auto resale = part_table.table("resale", false);
-    if (!resale) return curve;
-    curve.method = resale->choice("method", resale_methods);
-    switch (curve.method) {
-        case ResaleMethod::none: break;
-        case ResaleMethod::declining_balance:
-            curve.annual_rate = resale->number("annual_rate", NumberRule::fraction());
-            break;
-        case ResaleMethod::straight_line:
-            curve.life_years = resale->number("life_years", NumberRule::positive());
-            curve.salvage_fraction = resale->number_or("salvage_fraction", 0.0, NumberRule::fraction());
-            break;
-        case ResaleMethod::price_performance:
-            curve.half_life_years = resale->number("half_life_years", NumberRule::positive());
-            break;
-        case ResaleMethod::observed:
-            read_observed(*resale, context, part);
-            break;
+// What renting emits: the instance's draw, its data centre's PUE and its grid, given or looked up
+// by region ("aws:us-east-1") in pricing/cloud-regions.csv.
+void read_cloud_carbon(const TomlReader& in, CloudOption& cloud) {
+    cloud.power = units::watts(in.number_or("power_watts", 0.0, NumberRule::non_negative()));
+    if (in.contains("region") && (in.contains("pue") || in.contains("co2_kg_per_kwh")))
+        throw in.error("region", "give region (looked up in pricing/cloud-regions.csv) or pue and co2_kg_per_kwh, "
+                                 "not both");
+    if (in.contains("region")) {
+        cloud.region = in.string("region");
+        const auto colon = cloud.region.find(':');
+        if (colon == std::string::npos)
+            throw in.error("region", "expected PROVIDER:REGION such as \"aws:us-east-1\", got \"" + cloud.region + "\"");
+        try {
+            const CloudRegion r = load_cloud_region((detail::pricing_dir() / "cloud-regions.csv").string(),
+                                                    cloud.region.substr(0, colon), cloud.region.substr(colon + 1));
+            cloud.pue = r.pue;
+            cloud.co2_kg_per_kwh = r.kg_co2_per_kwh;
+        } catch (const InputError& e) {
+            throw in.error("region", e.message());
+        }
     }
-    resale->finish();
-    return curve;
-}
-
-Part read_part(const TomlReader& in, const PartContext& context) {
-    Part part;
-    part.kind = in.choice("kind", part_kinds);
-    part.name = in.string("name");
-    part.price = units::money(in.number("price", NumberRule::non_negative()));
-    part.count = static_cast<int>(in.integer_or("count", 1, 1, 1000));
-    part.idle_power = units::watts(in.number_or("idle_watts", 0.0, NumberRule::non_negative()));
-    part.load_power = units::watts(in.number_or("load_watts", 0.0, NumberRule::non_negative()));
-    part.purchase_month = static_cast<int>(in.integer_or("purchase_month", 1, 1, context.horizon_months));
-    if (in.contains("retire_month"))
-        part.retire_month = static_cast<int>(
-            in.integer_or("retire_month", 0, part.purchase_month, conventions::max_horizon_months));
-    part.resale = read_resale(in, context, part);
-    in.finish();
-    return part;
-}
-
-Rig read_rig(const TomlReader& in, const PartContext& context) {
-    Rig rig;
-    rig.name = in.string_or("name", rig.name);
-    rig.when_not_training = in.choice("when_not_training", idle_modes, std::optional(WhenNotTraining::idle));
-    rig.psu_efficiency = in.number_or("psu_efficiency", 1.0, NumberRule::positive_fraction());
-    for (const auto& part : in.array_of_tables("parts", true)) rig.parts.push_back(read_part(part, context));
-    if (rig.parts.empty()) throw in.error("parts", "expected at least one part, got an empty list");
-    in.finish();
-    return rig;
+    cloud.pue = in.number_or("pue", cloud.pue, NumberRule::between(1.0, 3.0));
+    cloud.co2_kg_per_kwh = in.number_or("co2_kg_per_kwh", cloud.co2_kg_per_kwh, NumberRule::between(0.0, 2.0));
 }
 
 std::vector<CloudOption> read_clouds(const TomlReader& root, const std::string& rig_name) {
@@ -145,6 +72,7 @@ std::vector<CloudOption> read_clouds(const TomlReader& root, const std::string& 
         cloud.speedup = in.number_or("speedup", 1.0, NumberRule::positive());
         cloud.escalation = in.number_or("escalation", 0.0, annual_change());
         cloud.storage_per_month = units::money(in.number_or("storage_per_month", 0.0, NumberRule::non_negative()));
+        read_cloud_carbon(in, cloud);
         in.finish();
         clouds.push_back(cloud);
     }
@@ -205,6 +133,25 @@ bool is_year_month(const std::string& text) {
     return month >= 1 && month <= 12;
 }
 
+// The owner's training hours a month: as given, or as the rig's schedule has them (both must agree).
+double training_hours(const TomlReader& root, const std::optional<TomlReader>& workload,
+                      std::optional<double> given, const Rig& rig) {
+    if (rig.schedule.empty()) {
+        if (!given) {
+            if (!workload) throw root.error("workload", "missing required key (a table, or rig.schedule)");
+            throw workload->error("gpu_hours_per_month", "missing required key (a number, or give rig.schedule)");
+        }
+        return *given;
+    }
+    const PowerState otherwise = rig.when_not_training == WhenNotTraining::idle ? PowerState::idle : PowerState::off;
+    const double scheduled = parse_schedule(rig.schedule, otherwise).hours_per_month(PowerState::training);
+    if (given && std::abs(*given - scheduled) > 0.05)
+        throw workload->error("gpu_hours_per_month",
+                              fmt::format("is {} but rig.schedule trains {:.2f} h a month: give one or make them agree",
+                                          *given, scheduled));
+    return scheduled;
+}
+
 std::string stem_of(const std::string& path) {
     const auto slash = path.find_last_of('/');
     std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -246,30 +193,29 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
         s.name = stem_of(source);
     }
 
-    const auto workload = root.table("workload", true);
-    s.training_per_month = units::hours(
-        workload->number("gpu_hours_per_month", NumberRule::between(0.0, conventions::hours_per_month)));
-    workload->finish();
+    // The workload may be left out when the rig's schedule says when it trains.
+    const auto workload = root.table("workload", false);
+    std::optional<double> hours;
+    if (workload && workload->contains("gpu_hours_per_month"))
+        hours = workload->number("gpu_hours_per_month", NumberRule::between(0.0, conventions::hours_per_month));
+    if (workload) {
+        s.deferrable_training = workload->boolean_or("deferrable", false);
+        workload->finish();
+    }
 
-    const std::filesystem::path scenario_dir = std::filesystem::path(source).parent_path();
-    s.rig = read_rig(*root.table("rig", true), {scenario_dir, s.currency, s.start, s.horizon_months});
+    const detail::ReadContext context{std::filesystem::path(source).parent_path(), s.currency, s.start,
+                                      s.horizon_months};
+    s.rig = read_rig(*root.table("rig", true), context);
+    s.training_per_month = units::hours(training_hours(root, workload, hours, s.rig));
 
-    const auto electricity = root.table("electricity", true);
-    const double price_per_kwh = electricity->number("price_per_kwh", NumberRule::non_negative());
-    if (kwh_priced_in_units(s.currency) && price_per_kwh >= 2.0)
-        throw electricity->error(
-            "price_per_kwh",
-            fmt::format("must be in {} per kWh, got {} (cents? write {} for {} cents)", s.currency,
-                        price_per_kwh, price_per_kwh / 100.0, price_per_kwh));
-    s.electricity_price = units::money_per_kwh(price_per_kwh);
-    s.electricity_escalation = electricity->number_or("escalation", 0.0, annual_change());
-    electricity->finish();
+    detail::read_electricity(*root.table("electricity", true), context, s);
 
     s.running_costs = read_running_costs(root);
     s.financing = read_financing(root);
     s.tax = read_tax(root, s.perspective);
     s.clouds = read_clouds(root, s.rig.name);
     root.finish();
+    detail::check_rig(root, s);
     return s;
 }
 
@@ -300,22 +246,9 @@ Scenario load_scenario(const std::string& path, const std::vector<Override>& ove
     return parse_scenario(text.str(), path, overrides);
 }
 
-const char* to_string(PartKind kind) {
-    for (const auto& [name, value] : part_kinds)
-        if (value == kind) return name.c_str();
-    return "other";
-}
-
-const char* to_string(ResaleMethod method) {
-    for (const auto& [name, value] : resale_methods)
-        if (value == method) return name.c_str();
-    return "none";
-}
-
 const char* to_string(Perspective perspective) {
     return perspective == Perspective::hobbyist ? "hobbyist" : "business";
 }
 
-const char* to_string(WhenNotTraining mode) { return mode == WhenNotTraining::idle ? "idle" : "off"; }
 
 }  // namespace payback

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
 #include "payback/scenario.hpp"
@@ -42,6 +43,93 @@ std::string resale_inline(const Part& part) {
     return out + " }";
 }
 
+std::string numbers(const auto& values) {
+    std::string out;
+    for (double v : values) out += (out.empty() ? "" : ", ") + number(v);
+    return "[" + out + "]";
+}
+
+std::string link(int generation, int lanes) {
+    return fmt::format("{{ generation = {}, lanes = {} }}", generation, lanes);
+}
+
+std::string tiers(const std::vector<Tier>& list) {
+    std::string out;
+    for (const Tier& t : list) {
+        out += out.empty() ? "" : ", ";
+        out += t.max_kwh ? fmt::format("{{ up_to_kwh = {}, price = {} }}", number(*t.max_kwh), number(t.rate))
+                         : fmt::format("{{ price = {} }}", number(t.rate));
+    }
+    return "[" + out + "]";
+}
+
+std::string matrix(const MonthHourMatrix& m) {
+    std::string out = "[\n";
+    for (const auto& row : m) out += fmt::format("    [{}],\n", fmt::join(row, ", "));
+    return out + "]";
+}
+
+std::string part_power(const Part& p) {
+    std::string out;
+    out += "off_watts = " + number(units::in_watts(p.off_power)) + "\n";
+    out += "idle_watts = " + number(units::in_watts(p.idle_power)) + "\n";
+    out += "load_watts = " + number(units::in_watts(p.load_power)) + "\n";
+    if (p.rented_power) out += "rented_watts = " + number(units::in_watts(*p.rented_power)) + "\n";
+    if (p.power_limit) out += "power_limit_watts = " + number(units::in_watts(*p.power_limit)) + "\n";
+    if (p.pcie_lanes) out += fmt::format("pcie_lanes = {}\n", *p.pcie_lanes);
+    if (!p.pcie_slots.empty()) {
+        std::vector<std::string> slots;
+        for (const auto& slot : p.pcie_slots) slots.push_back(link(slot.generation, slot.lanes));
+        out += fmt::format("pcie_slots = [{}]\n", fmt::join(slots, ", "));
+    }
+    if (p.pcie) out += "pcie = " + link(p.pcie->generation, p.pcie->lanes) + "\n";
+    if (p.nvlink_gb_per_s > 0) out += "nvlink_gb_per_s = " + number(p.nvlink_gb_per_s) + "\n";
+    return out;
+}
+
+std::string rig_power(const Rig& rig) {
+    std::string out;
+    if (rig.psu)
+        out += fmt::format("psu = {{ rating = \"{}\", capacity_watts = {}, mains_volts = {} }}\n",
+                           to_string(rig.psu->rating), number(rig.psu->capacity_watts), number(rig.psu->mains_volts));
+    else
+        out += "psu_efficiency = " + number(rig.psu_efficiency) + "\n";
+    if (!rig.schedule.empty()) {
+        std::vector<std::string> rules;
+        for (const auto& rule : rig.schedule) rules.push_back(quoted(rule));
+        out += fmt::format("schedule = [{}]\n", fmt::join(rules, ", "));
+    }
+    out += fmt::format("cooling = {{ overhead_fraction = {}, cop_by_month = {} }}\n",
+                       number(rig.cooling.overhead_fraction), numbers(rig.cooling.cop_by_month));
+    if (rig.circuit)
+        out += fmt::format("circuit = {{ volts = {}, breaker_amps = {}, continuous_fraction = {} }}\n",
+                           number(rig.circuit->volts), number(rig.circuit->breaker_amps),
+                           number(rig.circuit->continuous_fraction));
+    return out;
+}
+
+std::string electricity(const Scenario& s) {
+    std::string out = "\n[electricity]\n";
+    if (s.tariff_kind == "flat") out += "price_per_kwh = " + number(units::in_money_per_kwh(s.electricity_price)) + "\n";
+    if (s.tariff_kind == "tiered") out += "tiers = " + tiers(s.tariff.periods.at(0).tiers) + "\n";
+    if (s.tariff_kind == "urdb") out += "urdb = " + quoted(s.tariff_file) + "\n";
+    if (s.tariff_kind == "tou") {
+        std::vector<std::string> periods;
+        for (const auto& p : s.tariff.periods)
+            periods.push_back(fmt::format("{{ name = {}, tiers = {} }}", quoted(p.name), tiers(p.tiers)));
+        out += fmt::format("periods = [{}]\n", fmt::join(periods, ", "));
+        out += "weekday_schedule = " + matrix(s.tariff.weekday) + "\n";
+        out += "weekend_schedule = " + matrix(s.tariff.weekend) + "\n";
+    }
+    out += "base_load_kwh_per_month = " + number(s.tariff.base_load_kwh_per_month) + "\n";
+    out += "escalation = " + number(s.electricity_escalation) + "\n";
+    if (!s.grid_region.empty())
+        out += "grid_region = " + quoted(s.grid_region) + "\n";
+    else
+        out += "co2_kg_per_kwh = " + number(s.grid_co2_kg_per_kwh) + "\n";
+    return out;
+}
+
 }  // namespace
 
 std::string to_toml(const Scenario& s) {
@@ -60,27 +148,25 @@ std::string to_toml(const Scenario& s) {
 
     out += "\n[workload]\n";
     out += "gpu_hours_per_month = " + number(units::in_hours(s.training_per_month)) + "\n";
+    out += fmt::format("deferrable = {}\n", s.deferrable_training);
 
     out += "\n[rig]\n";
     out += "name = " + quoted(s.rig.name) + "\n";
     out += fmt::format("when_not_training = \"{}\"\n", to_string(s.rig.when_not_training));
-    out += "psu_efficiency = " + number(s.rig.psu_efficiency) + "\n";
+    out += rig_power(s.rig);
     for (const Part& p : s.rig.parts) {
         out += "\n[[rig.parts]]\n";
         out += fmt::format("kind = \"{}\"\n", to_string(p.kind));
         out += "name = " + quoted(p.name) + "\n";
         out += "price = " + number(units::in_money(p.price)) + "\n";
         out += fmt::format("count = {}\n", p.count);
-        out += "idle_watts = " + number(units::in_watts(p.idle_power)) + "\n";
-        out += "load_watts = " + number(units::in_watts(p.load_power)) + "\n";
+        out += part_power(p);
         out += fmt::format("purchase_month = {}\n", p.purchase_month);
         if (p.retire_month) out += fmt::format("retire_month = {}\n", *p.retire_month);
         out += "resale = " + resale_inline(p) + "\n";
     }
 
-    out += "\n[electricity]\n";
-    out += "price_per_kwh = " + number(units::in_money_per_kwh(s.electricity_price)) + "\n";
-    out += "escalation = " + number(s.electricity_escalation) + "\n";
+    out += electricity(s);
 
     out += "\n[running_costs]\n";
     out += "maintenance_per_year = " + number(units::in_money(s.running_costs.maintenance_per_year)) + "\n";
@@ -112,6 +198,13 @@ std::string to_toml(const Scenario& s) {
         out += "speedup = " + number(c.speedup) + "\n";
         out += "escalation = " + number(c.escalation) + "\n";
         out += "storage_per_month = " + number(units::in_money(c.storage_per_month)) + "\n";
+        out += "power_watts = " + number(units::in_watts(c.power)) + "\n";
+        if (!c.region.empty()) {
+            out += "region = " + quoted(c.region) + "\n";
+        } else {
+            out += "pue = " + number(c.pue) + "\n";
+            out += "co2_kg_per_kwh = " + number(c.co2_kg_per_kwh) + "\n";
+        }
     }
     return out;
 }

@@ -156,6 +156,48 @@ std::vector<double> TomlReader::numbers(std::string_view key, const NumberRule& 
     return values;
 }
 
+std::vector<std::string> TomlReader::strings(std::string_view key) const {
+    const toml::node* node = find(key, true, "an array of strings");
+    const toml::array* array = node->as_array();
+    if (!array) throw error_at(*node, key, "expected an array of strings, got " + describe_node(*node));
+    std::vector<std::string> values;
+    for (std::size_t i = 0; i < array->size(); ++i) {
+        const toml::node& element = *array->get(i);
+        if (!element.is_string())
+            throw error_at(element, fmt::format("{}[{}]", key, i), "expected a string, got " + describe_node(element));
+        values.push_back(*element.value<std::string>());
+    }
+    return values;
+}
+
+std::vector<std::vector<int>> TomlReader::integer_matrix(std::string_view key, std::size_t rows, std::size_t cols,
+                                                         int lo, int hi) const {
+    const toml::node* node = find(key, true, "an array of arrays of integers");
+    const toml::array* array = node->as_array();
+    const std::string shape = fmt::format("{} arrays of {} integers", rows, cols);
+    if (!array || array->size() != rows)
+        throw error_at(*node, key, fmt::format("expected {}, got {}", shape, describe_node(*node)));
+    std::vector<std::vector<int>> matrix;
+    for (std::size_t r = 0; r < rows; ++r) {
+        const toml::node& row_node = *array->get(r);
+        const toml::array* row = row_node.as_array();
+        const std::string row_key = fmt::format("{}[{}]", key, r);
+        if (!row || row->size() != cols)
+            throw error_at(row_node, row_key, fmt::format("expected {} integers, got {}", cols, describe_node(row_node)));
+        auto& values = matrix.emplace_back();
+        for (std::size_t c = 0; c < cols; ++c) {
+            const toml::node& cell = *row->get(c);
+            const std::string cell_key = fmt::format("{}[{}]", row_key, c);
+            if (!cell.is_integer()) throw error_at(cell, cell_key, "expected an integer, got " + describe_node(cell));
+            const auto value = *cell.value<std::int64_t>();
+            if (value < lo || value > hi)
+                throw error_at(cell, cell_key, fmt::format("must be between {} and {}, got {}", lo, hi, value));
+            values.push_back(static_cast<int>(value));
+        }
+    }
+    return matrix;
+}
+
 bool TomlReader::contains(std::string_view key) const { return table_->contains(key); }
 
 std::string TomlReader::string(std::string_view key) const {

@@ -47,7 +47,14 @@ public:
     bool boolean_or(std::string_view key, bool fallback) const;
     /// An array of numbers, each checked against `rule`; errors name the element (`key[2]`).
     std::vector<double> numbers(std::string_view key, const NumberRule& rule) const;
+    /// An array of strings; errors name the element.
+    std::vector<std::string> strings(std::string_view key) const;
+    /// A rows × cols array of arrays of integers in [lo, hi] (a 12 × 24 tariff schedule).
+    std::vector<std::vector<int>> integer_matrix(std::string_view key, std::size_t rows, std::size_t cols, int lo,
+                                                 int hi) const;
     bool contains(std::string_view key) const;
+    /// The directory of the scenario file, against which file names in it are resolved.
+    std::string file() const { return file_; }
     std::string string(std::string_view key) const;
     std::string string_or(std::string_view key, std::string fallback) const;
 

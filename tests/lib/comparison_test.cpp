@@ -20,7 +20,7 @@ TEST_CASE("break-even workload of the hand scenario, by hand", "[comparison][bre
     // Savings over 24 months at 0 %: cloud 24 x w (w / 2 h at $2), rig 1500 + 24 x energy(w),
     // energy(w) = (400 w + 50 (730 - w)) / 1000 / 0.8 x 0.2 = 0.0875 w + 9.125.
     // 24 w - 1500 - 2.1 w - 219 = 0  =>  w = 1719 / 21.9 = 78.4932 h a month.
-    const auto w = breakeven_training_hours(model_inputs(hand()), 0);
+    const auto w = breakeven_training_hours(hand(), 0);
     REQUIRE(w);
     CHECK(*w == Approx(1719.0 / 21.9).epsilon(1e-9));
     const auto c = compare(hand());
@@ -31,11 +31,11 @@ TEST_CASE("break-even workload of the hand scenario, by hand", "[comparison][bre
 TEST_CASE("at the break-even workload NPV savings are zero", "[comparison][breakeven][property]") {
     const auto s = hand({{"scenario.discount_rate", "0.09"},
                          {"rig.parts[0].resale", "{ method = \"declining_balance\", annual_rate = 0.3 }"}});
-    auto in = model_inputs(s);
-    const auto w = breakeven_training_hours(in, 0);
+    const auto w = breakeven_training_hours(s, 0);
     REQUIRE(w);
-    in.training_hours = *w;
-    CHECK(std::fabs(evaluate(in).versus[0].npv_savings) < 1e-6);
+    Scenario at = s;
+    at.training_per_month = units::hours(*w);
+    CHECK(std::fabs(evaluate(model_inputs(at)).versus[0].npv_savings) < 1e-6);
 }
 
 TEST_CASE("no break-even when the cloud is cheaper at every workload", "[comparison][breakeven]") {

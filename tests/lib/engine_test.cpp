@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include "payback/metrics.hpp"
 #include "payback/scenario.hpp"
 #include "support/scenario_text.hpp"
@@ -14,14 +16,14 @@ ModelInputs<double> hand_inputs(const std::vector<Override>& overrides = {}) {
 
 TEST_CASE("model_inputs sums the parts' power and cost", "[engine]") {
     const auto in = hand_inputs({{"rig.parts[0].count", "2"}});
-    CHECK(in.parts[0].load_watts == 2 * 300);
-    CHECK(in.parts[1].load_watts == 100);
-    CHECK(in.parts[0].idle_watts == 2 * 20);
-    CHECK(in.parts[1].idle_watts == 30);
     CHECK(in.parts[0].cost == 2000);
     CHECK(in.parts[1].cost == 500);
     CHECK(in.training_hours == Approx(100).epsilon(1e-15));
-    CHECK(in.price_per_kwh == Approx(0.2).epsilon(1e-15));
+    // DC: (2 x 300 + 100) W x 100 h + (2 x 20 + 30) W x 630 h = 70 + 44.1 = 114.1 kWh; / 0.8 = 142.625
+    // kWh at the wall, x $0.20 = $28.525.
+    REQUIRE(in.energy_kwh.size() == 24);
+    CHECK(in.energy_kwh[0] == Approx(142.625).epsilon(1e-12));
+    CHECK(in.energy_cost[0] == Approx(28.525).epsilon(1e-12));
     CHECK(in.clouds[0].price_per_hour == Approx(2.0).epsilon(1e-15));
 }
 
@@ -112,12 +114,10 @@ TEST_CASE("payback if sold counts what the parts would fetch", "[engine][metrics
     in.horizon_months = 24;
     in.discount_rate = 0.0;
     in.training_hours = 730.0;
-    in.idle_when_not_training = 1.0;
-    in.psu_efficiency = 1.0;
-    in.price_per_kwh = 80.0 / (0.5 * 730.0);
+    in.energy_kwh.assign(24, 0.5 * 730.0);
+    in.energy_cost.assign(24, 80.0);
     PartInputs<double> part;
     part.cost = 1200.0;
-    part.load_watts = 500.0;
     part.sell_month = 24;
     part.resale.method = ResaleMethod::straight_line;
     part.resale.life_years = 1.0;
@@ -137,9 +137,7 @@ TEST_CASE("payback if sold counts what the parts would fetch", "[engine][metrics
 TEST_CASE("more expensive electricity never makes the rig cheaper", "[engine][metrics][property]") {
     double previous_cost = -1.0, previous_savings = 1e300;
     for (double price = 0.0; price <= 1.0; price += 0.05) {
-        auto in = hand_inputs();
-        in.price_per_kwh = price;
-        const auto m = evaluate(in);
+        const auto m = evaluate(hand_inputs({{"electricity.price_per_kwh", fmt::format("{}", price)}}));
         CHECK(m.rig.total_cost >= previous_cost);
         CHECK(m.versus[0].npv_savings <= previous_savings);
         previous_cost = m.rig.total_cost;

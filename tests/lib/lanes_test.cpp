@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "payback/lanes.hpp"
 #include "payback/metrics.hpp"
 #include "payback/scenario.hpp"
@@ -17,24 +19,26 @@ bool same(double scalar, double lane) {
     return scalar == lane || std::fabs(scalar - lane) <= 1e-12 * std::fabs(scalar);
 }
 
+// Venus with its workload, tariff, rate, PSU, idle mode, GPU price and resale, CPU floor and cloud
+// price varied sample by sample, as a Monte Carlo would: through the scenario, then model_inputs.
 std::vector<ModelInputs<double>> varied_samples() {
-    const Scenario venus = load_scenario(PAYBACK_SOURCE_DIR "/scenarios/venus-2019.toml");
     std::vector<ModelInputs<double>> samples;
     const double workloads[] = {0.0, 20.0, 200.0, 500.0, 730.0, 35.9};
     const double tariffs[] = {0.05, 0.1545, 0.40, 0.9, 0.0, 0.25};
     const double rates[] = {0.0, 0.05, 0.12, -0.02, 0.3, 0.08};
     for (std::size_t i = 0; i < std::size(workloads); ++i) {
-        ModelInputs<double> in = model_inputs(venus);
-        in.training_hours = workloads[i];
-        in.price_per_kwh = tariffs[i];
-        in.discount_rate = rates[i];
-        in.psu_efficiency = 0.8 + 0.03 * static_cast<double>(i);
-        in.idle_when_not_training = i % 2 == 0 ? 1.0 : 0.0;
-        in.parts[4].cost *= 1.0 + 0.1 * static_cast<double>(i);                  // the GPU's price
-        in.parts[4].resale.annual_rate = 0.1 + 0.05 * static_cast<double>(i);    // its decline
-        in.parts[0].resale.salvage_fraction = 0.05 * static_cast<double>(i);     // the CPU's floor
-        in.clouds[0].price_per_hour *= 0.5 + 0.2 * static_cast<double>(i);
-        samples.push_back(in);
+        const double k = static_cast<double>(i);
+        const std::vector<Override> overrides = {
+            {"workload.gpu_hours_per_month", fmt::format("{}", workloads[i])},
+            {"electricity.price_per_kwh", fmt::format("{}", tariffs[i])},
+            {"scenario.discount_rate", fmt::format("{}", rates[i])},
+            {"rig.psu_efficiency", fmt::format("{}", 0.8 + 0.03 * k)},
+            {"rig.when_not_training", i % 2 == 0 ? "idle" : "off"},
+            {"rig.parts[4].price", fmt::format("{}", 1190.0 * (1.0 + 0.1 * k))},
+            {"rig.parts[4].resale.annual_rate", fmt::format("{}", 0.1 + 0.05 * k)},
+            {"rig.parts[0].resale.salvage_fraction", fmt::format("{}", 0.05 * k)},
+            {"cloud[0].price_per_hour", fmt::format("{}", 3.06 * (0.5 + 0.2 * k))}};
+        samples.push_back(model_inputs(load_scenario(PAYBACK_SOURCE_DIR "/scenarios/venus-2019.toml", overrides)));
     }
     return samples;
 }

@@ -229,7 +229,7 @@ TEST_CASE("a missing required key is named with the line of its table", "[parse]
         const InputError e = error_from(text);
         CHECK(e.line() == 0);
         CHECK(e.key_path() == "workload");
-        CHECK(std::string(e.what()) == "test.toml: workload: missing required key (a table)");
+        CHECK(std::string(e.what()) == "test.toml: workload: missing required key (a table, or rig.schedule)");
     }
 }
 

@@ -57,7 +57,8 @@ std::vector<CashFlows> cash_flows(const Scenario& scenario);
 std::pair<int, double> optimal_sale(const ModelInputs<double>& inputs, std::size_t cloud);
 
 /// The monthly training hours in [0, 730] at which NPV savings against cloud option `cloud`
-/// are zero (a bracketed TOMS 748 root search); none when the sign does not change on [0, 730].
-std::optional<double> breakeven_training_hours(const ModelInputs<double>& inputs, std::size_t cloud);
+/// are zero (a bracketed TOMS 748 root search); none when the sign does not change on [0, 730],
+/// and none when a usage schedule fixes the hours.
+std::optional<double> breakeven_training_hours(const Scenario& scenario, std::size_t cloud);
 
 }  // namespace payback

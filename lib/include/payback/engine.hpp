@@ -19,9 +19,7 @@ namespace payback {
 
 template <class T>
 struct PartInputs {
-    T cost{};        ///< price × count, in the scenario's currency
-    T load_watts{};  ///< DC, × count
-    T idle_watts{};  ///< DC, × count
+    T cost{};  ///< price × count, in the scenario's currency
     int purchase_month = 1;  ///< bought at the start of this month
     int sell_month = 1;      ///< sold at the end of this month (the horizon unless retired earlier)
     ResaleCurve<T> resale;
@@ -57,10 +55,11 @@ struct ModelInputs {
     int horizon_months = 1;
     T discount_rate{};           ///< annual, nominal
     T inflation{};               ///< annual; grows maintenance and storage
-    T training_hours{};          ///< per month, on the rig
-    T idle_when_not_training{};  ///< 1: idle watts outside training; 0: switched off
-    T psu_efficiency{};
-    T price_per_kwh{};
+    T training_hours{};          ///< the owner's work per month, in hours of the stock rig
+    /// The rig's energy each month (rig_energy.hpp): kWh at the wall with cooling, and what it adds
+    /// to the bill at this year's prices, before escalation. One entry per month of the horizon.
+    std::vector<T> energy_kwh;
+    std::vector<T> energy_cost;
     T electricity_escalation{};  ///< per year, nominal
     T maintenance_per_year{};    ///< in today's money
     T repair_reserve_rate{};     ///< fraction of the owned parts' cost set aside per year
@@ -136,9 +135,8 @@ T discount_factor(const T& annual_rate, double months) {
 template <class T, class Sink>
 void simulate(const ModelInputs<T>& in, Sink&& sink) {
     using ops = numeric_ops<T>;
-    const T zero = ops::fill_like(in.price_per_kwh, 0.0);
+    const T zero = ops::fill_like(in.discount_rate, 0.0);
     const LineItems<T> nothing{zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};
-    const T hours_off = conventions::hours_per_month - in.training_hours;
 
     // The loan: a level payment each month of its term, the balance paid off at the horizon.
     T financed = zero;
@@ -165,7 +163,7 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
         const double year = (m - 1) / 12;  // escalation steps once a year
         const T inflation = ops::pow(1.0 + in.inflation, year);
         LineItems<T> rig = nothing;
-        T load_watts = zero, idle_watts = zero, owned_cost = zero, depreciation = zero, gain = zero;
+        T owned_cost = zero, depreciation = zero, gain = zero;
         T value_start = zero, value_end = zero;
         bool owns_parts = false;
         for (std::size_t p = 0; p < in.parts.size(); ++p) {
@@ -174,8 +172,6 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
             rig.capex = rig.capex + f.rig_capex_by_part[p];
             if (m < part.purchase_month || m > part.sell_month) continue;
             owns_parts = true;
-            load_watts = load_watts + part.load_watts;
-            idle_watts = idle_watts + part.idle_watts;
             owned_cost = owned_cost + part.cost;
             const double age = m - part.purchase_month;  // months held at the start of month m
             value_start = value_start + part.cost * resale_fraction(part.resale, age, m - 1);
@@ -193,10 +189,9 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
             }
         }
 
-        const T dc_wh = load_watts * in.training_hours + in.idle_when_not_training * idle_watts * hours_off;
-        const T wall_kwh = dc_wh / 1000.0 / in.psu_efficiency;
-        const T price_per_kwh = in.price_per_kwh * ops::pow(1.0 + in.electricity_escalation, year);
-        rig.energy = zero - wall_kwh * price_per_kwh;
+        const std::size_t index = static_cast<std::size_t>(m - 1);
+        const T wall_kwh = in.energy_kwh[index];
+        rig.energy = zero - in.energy_cost[index] * ops::pow(1.0 + in.electricity_escalation, year);
         rig.maintenance = owns_parts ? zero - in.maintenance_per_year / 12.0 * inflation : zero;
         rig.repair = zero - owned_cost * in.repair_reserve_rate / 12.0;
 

@@ -71,7 +71,7 @@ template <class T>
 class MetricsAccumulator {
 public:
     explicit MetricsAccumulator(const ModelInputs<T>& in) : discount_rate_(in.discount_rate) {
-        const T zero = numeric_ops<T>::fill_like(in.price_per_kwh, 0.0);
+        const T zero = numeric_ops<T>::fill_like(in.discount_rate, 0.0);
         rig_ = {zero, zero};
         rig_capex_ = rig_kwh_ = rig_resold_ = work_pv_ = zero;
         const auto not_yet = CrossingSearch<T>::start(zero);

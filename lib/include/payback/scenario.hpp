@@ -7,9 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "payback/circuit.hpp"
 #include "payback/depreciation.hpp"
 #include "payback/finance.hpp"
+#include "payback/power.hpp"
 #include "payback/price_schedule.hpp"
+#include "payback/scaling.hpp"
+#include "payback/tariff.hpp"
 #include "payback/units.hpp"
 
 namespace payback {
@@ -24,8 +28,16 @@ struct Part {
     std::string name;
     units::Money price;  ///< per unit
     int count = 1;
+    units::Power off_power;   ///< DC draw per unit when the rig is off (standby)
     units::Power idle_power;  ///< DC draw per unit when idle
     units::Power load_power;  ///< DC draw per unit when training
+    std::optional<units::Power> rented_power;  ///< when rented out; none: as when training
+    std::optional<units::Power> power_limit;   ///< a cap on training and rented draw (nvidia-smi -pl)
+    // Wiring, for the multi-GPU checks (scaling.hpp): a CPU's lanes, a board's slots, a card's link.
+    std::optional<int> pcie_lanes;
+    std::vector<PcieSlot> pcie_slots;
+    std::optional<GpuLink> pcie;
+    double nvlink_gb_per_s = 0.0;  ///< a bridge between this part's cards, per direction; 0: none
     int purchase_month = 1;   ///< bought at the start of this month
     std::optional<int> retire_month;  ///< sold at the end of this month; none: at the horizon
     ResaleCurve<double> resale;  ///< observed_fraction is filled by model_inputs, from observed_prices
@@ -37,7 +49,11 @@ struct Part {
 struct Rig {
     std::string name = "rig";
     WhenNotTraining when_not_training = WhenNotTraining::idle;
-    double psu_efficiency = 1.0;  ///< wall energy = DC energy / psu_efficiency
+    double psu_efficiency = 1.0;  ///< wall energy = DC energy / psu_efficiency, when there is no curve
+    std::optional<PsuSpec> psu;   ///< an 80 PLUS curve at the actual load, instead of psu_efficiency
+    std::vector<std::string> schedule;  ///< usage rules (usage.hpp); empty: training spread evenly
+    Cooling cooling;
+    std::optional<Circuit> circuit;  ///< none: the usual circuit for the mains voltage
     std::vector<Part> parts;
 };
 
@@ -47,6 +63,11 @@ struct CloudOption {
     double speedup = 1.0;       ///< throughput relative to the rig
     double escalation = 0.0;    ///< price change per year, nominal (-0.44: a 44 % cut a year)
     units::Money storage_per_month;  ///< persistent storage, in today's money
+    // Carbon: the instance's draw, its data centre's PUE and its grid's intensity.
+    units::Power power;              ///< per instance, IT load; 0: unknown (no emissions reported)
+    double pue = 1.0;
+    double co2_kg_per_kwh = 0.0;
+    std::string region;              ///< "aws:us-east-1" when read from pricing/cloud-regions.csv
 };
 
 /// Fixed costs of owning the rig.
@@ -86,8 +107,14 @@ struct Scenario {
     Perspective perspective = Perspective::hobbyist;
     units::Duration training_per_month;  ///< the owner's training, in hours on the rig
     Rig rig;
-    units::MoneyPerEnergy electricity_price;
+    units::MoneyPerEnergy electricity_price;  ///< the flat price; for other tariffs, 0
+    Tariff tariff;                  ///< flat, tiered or time-of-use; every tariff is one
+    std::string tariff_kind = "flat";  ///< flat, tiered, urdb, tou (as written)
+    std::string tariff_file;        ///< the URDB file, as written
     double electricity_escalation = 0.0;  ///< per year, nominal
+    double grid_co2_kg_per_kwh = 0.0;     ///< the rig's grid; 0: not given
+    std::string grid_region;              ///< when read from pricing/grid-carbon.csv
+    bool deferrable_training = false;     ///< training may move to the cheapest hours
     RunningCosts running_costs;
     std::optional<Financing> financing;
     std::optional<TaxRules> tax;  ///< present exactly when the perspective is business
