@@ -10,10 +10,53 @@ nlohmann::json optional_number(const std::optional<double>& value) {
 }
 }  // namespace
 
+nlohmann::json by_state(const std::array<double, power_states>& values) {
+    nlohmann::json out = nlohmann::json::object();
+    for (int state = 0; state < power_states; ++state)
+        out[to_string(static_cast<PowerState>(state))] = values[static_cast<std::size_t>(state)];
+    return out;
+}
+
+// The rig as hardware: power, circuit, heat, hours, energy, carbon, scheduling and scaling.
+nlohmann::json rig_json(const Comparison& c) {
+    const RigReport& r = c.rig;
+    nlohmann::json out = {
+        {"peak_wall_watts", r.peak_wall_watts},
+        {"circuit",
+         {{"volts", r.circuit.volts},
+          {"breaker_amps", r.circuit.breaker_amps},
+          {"continuous_limit_watts", r.circuit_check.limit_watts},
+          {"load_fraction", r.circuit_check.load_fraction},
+          {"gpus_that_fit", r.circuit_check.gpus_that_fit},
+          {"over", r.circuit_check.over},
+          {"message", r.circuit_check.message}}},
+        {"circuit_load_fraction", r.circuit_check.load_fraction},
+        {"heat_watts", by_state(r.heat_watts)},
+        {"heat_btu_per_hour", by_state(r.heat_btu_per_hour)},
+        {"rig_hours_per_month", r.rig_hours_per_month},
+        {"work_hours_per_month", r.work_hours_per_month},
+        {"rented_hours_per_month", r.rented_hours_per_month},
+        {"throughput_factor", r.throughput_factor},
+        {"energy_kwh_per_month", r.energy_kwh_per_month},
+        {"energy_kwh_by_month", r.energy_kwh_by_month},
+        {"co2_kg_total", r.co2_kg_total},
+        {"gpus", c.scaling.gpus},
+        {"scaling_efficiency", c.scaling.efficiency},
+        {"effective_gpus", c.scaling.effective_gpus()}};
+    if (r.naive_energy_cost) {
+        out["deferrable_training"] = {{"energy_cost_as_given", *r.naive_energy_cost},
+                                      {"energy_cost_scheduled", *r.scheduled_energy_cost},
+                                      {"saving", *r.naive_energy_cost - *r.scheduled_energy_cost}};
+    }
+    return out;
+}
+
 nlohmann::json comparison_json(const Scenario& s, const Comparison& c) {
     nlohmann::json options = nlohmann::json::array();
     for (std::size_t i = 0; i < c.options.size(); ++i) {
         const OptionResult& o = c.options[i];
+        nlohmann::json periods = nlohmann::json::object();
+        for (const auto& [period, kwh] : o.energy_kwh_by_period) periods[period] = kwh;
         options.push_back({{"name", o.name},
                            {"kind", to_string(o.kind)},
                            {"total_cost", o.total_cost},
@@ -22,7 +65,12 @@ nlohmann::json comparison_json(const Scenario& s, const Comparison& c) {
                            {"cost_per_gpu_hour", optional_number(o.cost_per_gpu_hour)},
                            {"levelized_cost_per_gpu_hour", optional_number(o.levelized_cost_per_gpu_hour)},
                            {"energy_kwh", o.energy_kwh},
+                           {"energy_kwh_by_period", periods},
+                           {"co2_kg_total", o.co2_kg_total},
                            {"monthly_net", c.cashflows[i].net}});
+        if (o.kind == OptionKind::diy)  // the rig's hardware figures, beside its money
+            for (const char* key : {"peak_wall_watts", "circuit_load_fraction", "energy_kwh_per_month"})
+                options.back()[key] = rig_json(c)[key];
     }
     nlohmann::json versus = nlohmann::json::array();
     for (const VersusResult& v : c.versus)
@@ -46,6 +94,7 @@ nlohmann::json comparison_json(const Scenario& s, const Comparison& c) {
             {"inflation", s.inflation},
             {"perspective", to_string(s.perspective)},
             {"gpu_hours_per_month", units::in_hours(s.training_per_month)},
+            {"rig", rig_json(c)},
             {"options", options},
             {"versus", versus},
             {"verdict", c.verdict}};

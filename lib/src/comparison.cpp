@@ -11,6 +11,7 @@
 #include "payback/finance.hpp"
 #include "payback/format.hpp"
 #include "payback/metrics.hpp"
+#include "payback/rig_energy.hpp"
 
 namespace payback {
 
@@ -102,7 +103,8 @@ std::vector<CashFlows> cash_flows(const Scenario& s) {
 }
 
 Comparison compare(const Scenario& s) {
-    const ModelInputs<double> in = model_inputs(s);
+    const RigEnergy energy = rig_energy(s);
+    const ModelInputs<double> in = model_inputs(s, energy);
 
     // One pass feeds the table and the metrics the same numbers.
     CashFlowRecorder recorder = recorder_for(s, in);
@@ -119,14 +121,26 @@ Comparison compare(const Scenario& s) {
     auto per_hour = [&](double total) {
         return work_hours > 0 ? std::optional<double>(total / work_hours) : std::nullopt;
     };
+    c.rig = rig_report(s, energy);
+    c.scaling = rig_scaling(s);
     auto option = [&](const std::string& name, OptionKind kind, const OptionTotals<double>& totals,
-                      double energy_kwh) {
-        return OptionResult{name, kind, totals.total_cost, totals.npv_cost, 0.0 - totals.npv_cost,
-                            per_hour(totals.total_cost), present(totals.levelized_cost_per_gpu_hour), energy_kwh};
+                      double energy_kwh, double co2_kg) {
+        return OptionResult{name,
+                            kind,
+                            totals.total_cost,
+                            totals.npv_cost,
+                            0.0 - totals.npv_cost,
+                            per_hour(totals.total_cost),
+                            present(totals.levelized_cost_per_gpu_hour),
+                            energy_kwh,
+                            co2_kg,
+                            {}};
     };
-    c.options.push_back(option(s.rig.name, OptionKind::diy, m.rig, m.rig_energy_kwh));
+    c.options.push_back(option(s.rig.name, OptionKind::diy, m.rig, m.rig_energy_kwh, c.rig.co2_kg_total));
+    c.options.back().energy_kwh_by_period = c.rig.energy_kwh_by_period;
     for (std::size_t i = 0; i < s.clouds.size(); ++i) {
-        c.options.push_back(option(s.clouds[i].name, OptionKind::cloud, m.clouds[i], 0.0));
+        c.options.push_back(option(s.clouds[i].name, OptionKind::cloud, m.clouds[i], 0.0,
+                                   cloud_co2_kg(s, s.clouds[i], in.training_hours)));
         const Versus<double>& v = m.versus[i];
         VersusResult result;
         result.cloud = s.clouds[i].name;

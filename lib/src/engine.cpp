@@ -24,12 +24,13 @@ std::vector<double> observed_fractions(const Part& part, const Scenario& s) {
 
 }  // namespace
 
-ModelInputs<double> model_inputs(const Scenario& s) {
+ModelInputs<double> model_inputs(const Scenario& s) { return model_inputs(s, rig_energy(s)); }
+
+ModelInputs<double> model_inputs(const Scenario& s, const RigEnergy& energy) {
     ModelInputs<double> in;
     in.horizon_months = s.horizon_months;
     in.discount_rate = s.discount_rate;
     in.inflation = s.inflation;
-    const RigEnergy energy = rig_energy(s);
     in.training_hours = energy.work_hours_per_month;
     in.energy_kwh = energy.wall_kwh;
     in.energy_cost = energy.cost;

@@ -56,7 +56,9 @@ UsageProfile cheapest_schedule(const EnergyModel& model, const UsageProfile& usa
         hour[training] = 0.0;
         hour[rest] = flexible;
     }
-    const double month_kwh = month_energy(model, usage, calendar_month, watts).wall_kwh;
+    // The marginal tier depends on the whole household's use: the base load plus the rig (and its cooling).
+    const MonthEnergy as_given = month_energy(model, usage, calendar_month, watts);
+    const double month_kwh = as_given.wall_kwh + as_given.cooling_kwh + model.tariff.base_load_kwh_per_month;
     // Extra kWh of training instead of resting, priced at each hour's marginal rate.
     const double extra_kwh = (model.psu.wall_watts(watts.of(PowerState::training)) -
                               model.psu.wall_watts(watts.of(otherwise))) / 1000.0 *
@@ -77,7 +79,7 @@ UsageProfile cheapest_schedule(const EnergyModel& model, const UsageProfile& usa
         hour[rest] -= placed;
         to_place -= placed;
     }
-    const double naive = month_energy(model, usage, calendar_month, watts).cost;
+    const double naive = as_given.cost;
     const double cheaper = month_energy(model, moved, calendar_month, watts).cost;
     return cheaper <= naive ? moved : usage;
 }

@@ -97,13 +97,16 @@ RigEnergy rig_energy(const Scenario& s) {
         out.naive_cost.push_back(naive.cost);
         for (std::size_t p = 0; p < month.kwh_by_period.size(); ++p) out.kwh_by_period[p] += month.kwh_by_period[p];
         for (int state = 0; state < power_states; ++state) {
-            bool used = false;
-            for (int h = 0; h < hours_per_week; ++h) used = used || model.usage.share_of(h, static_cast<PowerState>(state)) > 0;
             const double dc = watts.dc[static_cast<std::size_t>(state)];
-            if (used || state == static_cast<int>(PowerState::training)) {
-                auto& peak = out.peak_wall_watts[static_cast<std::size_t>(state)];
-                peak = std::max(peak, model.psu.wall_watts(dc));
-                out.peak_dc_watts = std::max(out.peak_dc_watts, dc);
+            const double wall = model.psu.wall_watts(dc);
+            auto& most = out.wall_watts_by_state[static_cast<std::size_t>(state)];
+            most = std::max(most, wall);
+            bool used = state == static_cast<int>(PowerState::training);
+            for (int h = 0; h < hours_per_week; ++h)
+                used = used || model.usage.share_of(h, static_cast<PowerState>(state)) > 0;
+            if (used && wall > out.peak_wall_watts) {
+                out.peak_wall_watts = wall;
+                out.peak_dc_watts = dc;
             }
         }
     }

@@ -19,22 +19,21 @@ double gpu_wall_watts(const Scenario& s, const RigEnergy& energy, int& gpus) {
         gpu_dc += part.count * (part.power_limit ? std::min(load, units::in_watts(*part.power_limit)) : load);
     }
     if (gpus == 0 || energy.peak_dc_watts <= 0) return 0.0;
-    const double peak_wall = *std::max_element(energy.peak_wall_watts.begin(), energy.peak_wall_watts.end());
-    return gpu_dc / gpus * (peak_wall / energy.peak_dc_watts);  // at the peak's PSU efficiency
+    return gpu_dc / gpus * (energy.peak_wall_watts / energy.peak_dc_watts);  // at the peak's PSU efficiency
 }
 
 }  // namespace
 
 RigReport rig_report(const Scenario& s, const RigEnergy& energy) {
     RigReport r;
-    r.peak_wall_watts = *std::max_element(energy.peak_wall_watts.begin(), energy.peak_wall_watts.end());
+    r.peak_wall_watts = energy.peak_wall_watts;
     const double mains = s.rig.psu ? s.rig.psu->mains_volts : 120.0;
     r.circuit = s.rig.circuit.value_or(default_circuit(mains));
     const double per_gpu = gpu_wall_watts(s, energy, r.gpus);
     r.circuit_check = check_circuit(r.circuit, r.peak_wall_watts, r.peak_wall_watts - per_gpu * r.gpus, per_gpu);
     for (int state = 0; state < power_states; ++state) {
         const auto i = static_cast<std::size_t>(state);
-        r.heat_watts[i] = energy.peak_wall_watts[i];
+        r.heat_watts[i] = energy.wall_watts_by_state[i];
         r.heat_btu_per_hour[i] = btu_per_hour(r.heat_watts[i]);
     }
     r.energy_kwh_by_month = energy.wall_kwh;

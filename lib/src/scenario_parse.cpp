@@ -11,6 +11,7 @@
 #include "payback/conventions.hpp"
 #include "payback/scenario.hpp"
 #include "payback/carbon.hpp"
+#include "payback/rig_scaling.hpp"
 #include "scenario_readers.hpp"
 #include "toml_reader.hpp"
 
@@ -69,6 +70,15 @@ std::vector<CloudOption> read_clouds(const TomlReader& root, const std::string& 
             if (other.name == cloud.name)
                 throw in.error("name", "duplicate cloud option \"" + cloud.name + "\"");
         cloud.price = units::money_per_hour(in.number("price_per_hour", NumberRule::non_negative()));
+        // speedup against the whole rig, or computed from the instance's GPUs (rig_scaling.hpp).
+        if (in.contains("per_gpu_speedup")) {
+            if (in.contains("speedup"))
+                throw in.error("per_gpu_speedup", "give speedup (against the whole rig) or per_gpu_speedup, not both");
+            cloud.per_gpu_speedup = in.number("per_gpu_speedup", NumberRule::positive());
+            cloud.gpus = static_cast<int>(in.integer_or("gpus", 1, 1, 64));
+            cloud.interconnect_gb_per_s = in.number_or("interconnect_gb_per_s", pcie_gb_per_s(4, 16),
+                                                       NumberRule::positive());
+        }
         cloud.speedup = in.number_or("speedup", 1.0, NumberRule::positive());
         cloud.escalation = in.number_or("escalation", 0.0, annual_change());
         cloud.storage_per_month = units::money(in.number_or("storage_per_month", 0.0, NumberRule::non_negative()));
@@ -215,6 +225,11 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
     s.tax = read_tax(root, s.perspective);
     s.clouds = read_clouds(root, s.rig.name);
     root.finish();
+    const RigScaling scaling = rig_scaling(s);
+    for (CloudOption& cloud : s.clouds)
+        if (cloud.per_gpu_speedup)
+            cloud.speedup = cloud_speedup(*cloud.per_gpu_speedup, cloud.gpus, cloud.interconnect_gb_per_s, scaling,
+                                          default_scaling_workload());
     detail::check_rig(root, s);
     return s;
 }

@@ -195,7 +195,13 @@ std::string to_toml(const Scenario& s) {
         out += "\n[[cloud]]\n";
         out += "name = " + quoted(c.name) + "\n";
         out += "price_per_hour = " + number(units::in_money_per_hour(c.price)) + "\n";
-        out += "speedup = " + number(c.speedup) + "\n";
+        if (c.per_gpu_speedup) {
+            out += "per_gpu_speedup = " + number(*c.per_gpu_speedup) + "\n";
+            out += fmt::format("gpus = {}\n", c.gpus);
+            out += "interconnect_gb_per_s = " + number(c.interconnect_gb_per_s) + "\n";
+        } else {
+            out += "speedup = " + number(c.speedup) + "\n";
+        }
         out += "escalation = " + number(c.escalation) + "\n";
         out += "storage_per_month = " + number(units::in_money(c.storage_per_month)) + "\n";
         out += "power_watts = " + number(units::in_watts(c.power)) + "\n";

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "payback/cashflow.hpp"
+#include "payback/rig_report.hpp"
+#include "payback/rig_scaling.hpp"
 #include "payback/scenario.hpp"
 
 namespace payback {
@@ -21,6 +23,9 @@ struct OptionResult {
     /// npv_cost per discounted hour of the owner's work (the LCOE analogue); none at 0 hours.
     std::optional<double> levelized_cost_per_gpu_hour;
     double energy_kwh;  ///< at the wall over the horizon (0 for cloud options)
+    double co2_kg_total = 0.0;  ///< over the horizon; 0 when the grid's intensity (or the instance's draw) is not given
+    /// The rig's kWh in each tariff period over the horizon; empty for cloud options.
+    std::vector<std::pair<std::string, double>> energy_kwh_by_period;
 };
 
 struct VersusResult {
@@ -40,6 +45,8 @@ struct VersusResult {
 };
 
 struct Comparison {
+    RigReport rig;                     ///< the rig as hardware: power, circuit, heat, energy, carbon
+    RigScaling scaling;                ///< how its GPUs train together
     std::vector<CashFlows> cashflows;  ///< the rig first, then each cloud option
     std::vector<OptionResult> options; ///< same order
     std::vector<VersusResult> versus;  ///< one per cloud option

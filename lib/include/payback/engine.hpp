@@ -107,8 +107,12 @@ struct MonthFlows {
     std::vector<LineItems<T>> clouds;
 };
 
+struct RigEnergy;
+
 /// Converts a validated scenario to canonical plain numbers.
 ModelInputs<double> model_inputs(const Scenario& scenario);
+/// The same, with the rig's energy already worked out (rig_energy.hpp).
+ModelInputs<double> model_inputs(const Scenario& scenario, const RigEnergy& energy);
 
 /// The same model stopped after `months` (<= the horizon): parts still held are sold then, the
 /// loan is paid off, parts bought later are never bought. Selling at `months` and renting after.

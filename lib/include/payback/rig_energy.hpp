@@ -26,8 +26,9 @@ struct RigEnergy {
     double work_hours_per_month = 0;    ///< the work those hours do, in hours of the stock rig
     double rented_hours_per_month = 0;
     double throughput_factor = 1.0;     ///< the GPUs' throughput under their power limits, 1 without
-    std::array<double, power_states> peak_wall_watts{};  ///< by state, over the months, without cooling
-    double peak_dc_watts = 0;           ///< the largest DC draw of any state in any month
+    std::array<double, power_states> wall_watts_by_state{};  ///< the most in each state over the months, no cooling
+    double peak_wall_watts = 0;         ///< the most in any state the week uses (training always counts)
+    double peak_dc_watts = 0;           ///< the DC draw behind that peak
 };
 
 /// The model of the week, PSU, cooling and tariff a scenario describes.

@@ -61,6 +61,11 @@ struct CloudOption {
     std::string name;
     units::MoneyPerTime price;  ///< per instance-hour
     double speedup = 1.0;       ///< throughput relative to the rig
+    /// When given: speedup is computed from the instance's GPUs (rig_scaling.hpp), each this fast
+    /// against one of the rig's GPUs.
+    std::optional<double> per_gpu_speedup;
+    int gpus = 1;
+    double interconnect_gb_per_s = 0.0;  ///< per direction, between the instance's GPUs
     double escalation = 0.0;    ///< price change per year, nominal (-0.44: a 44 % cut a year)
     units::Money storage_per_month;  ///< persistent storage, in today's money
     // Carbon: the instance's draw, its data centre's PUE and its grid's intensity.
