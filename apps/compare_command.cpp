@@ -3,6 +3,7 @@
 #include <memory>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "command_common.hpp"
 #include "commands.hpp"
@@ -31,6 +32,41 @@ std::string percent(const std::optional<double>& value) {
     return value ? fmt::format("{:.0f}%", *value * 100.0) : "-";
 }
 
+// The rig as hardware, in a few sentences: circuit, heat, energy, carbon, scheduling, scaling.
+std::string hardware_text(const Scenario& s, const Comparison& c) {
+    const RigReport& r = c.rig;
+    const auto training = static_cast<std::size_t>(PowerState::training);
+    const auto idle = static_cast<std::size_t>(PowerState::idle);
+    std::string out = "\n" + std::string(r.circuit_check.over ? "WARNING: " : "") + r.circuit_check.message + "\n";
+    out += fmt::format("Heat: {} W ({} BTU/h) while training, {} W idle. Energy: {} kWh a month",
+                       amount(r.heat_watts[training]), amount(r.heat_btu_per_hour[training]), amount(r.heat_watts[idle]),
+                       amount(r.energy_kwh_per_month));
+    if (r.energy_kwh_by_period.size() > 1) {
+        std::vector<std::string> periods;
+        for (const auto& [name, kwh] : r.energy_kwh_by_period)
+            periods.push_back(fmt::format("{} {}", name, amount(kwh / s.horizon_months)));
+        out += fmt::format(" ({})", fmt::join(periods, ", "));
+    }
+    out += ".\n";
+    const bool any_co2 = std::any_of(c.options.begin(), c.options.end(), [](const OptionResult& o) { return o.co2_kg_total > 0; });
+    if (any_co2) {
+        out += fmt::format("CO2 over {} months: {} {} kg", s.horizon_months, s.rig.name, amount(r.co2_kg_total));
+        for (const OptionResult& o : c.options)
+            if (o.kind == OptionKind::cloud && o.co2_kg_total > 0) out += fmt::format(", {} {} kg", o.name, amount(o.co2_kg_total));
+        out += ".\n";
+    }
+    if (r.naive_energy_cost)
+        out += fmt::format("Deferrable training in the cheapest hours: {} {} of electricity over the horizon instead "
+                           "of {} (saves {}).\n",
+                           amount(*r.scheduled_energy_cost), s.currency, amount(*r.naive_energy_cost),
+                           amount(*r.naive_energy_cost - *r.scheduled_energy_cost));
+    if (c.scaling.gpus > 1)
+        out += fmt::format("{} GPUs at {:.0f} % data-parallel efficiency on {:.1f} GB/s links: {:.2f} effective GPUs.\n",
+                           c.scaling.gpus, c.scaling.efficiency * 100.0, c.scaling.link_gb_per_s,
+                           c.scaling.effective_gpus());
+    return out;
+}
+
 std::string text_report(const Scenario& s, const Comparison& c) {
     std::string out = fmt::format("{}: {} months, {} GPU-hours of training a month, discount rate {:.1f}%/yr, {}{}\n\n",
                                   s.name, s.horizon_months, units::in_hours(s.training_per_month),
@@ -45,6 +81,7 @@ std::string text_report(const Scenario& s, const Comparison& c) {
                            amount(o.total_cost), amount(o.npv_cost), amount(o.cost_per_gpu_hour, 2),
                            amount(o.levelized_cost_per_gpu_hour, 2),
                            o.kind == OptionKind::diy ? amount(o.energy_kwh) : "");
+    out += hardware_text(s, c);
     if (!c.versus.empty()) {
         out += fmt::format("\n{:<{}}  {:>11} {:>11} {:>11} {:>12} {:>8} {:>9} {:>8} {:>12}\n", s.rig.name + " against",
                            width, "payback mo", "if sold mo", "discounted", "NPV savings", "ROI", "IRR/yr",
