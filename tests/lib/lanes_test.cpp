@@ -32,7 +32,7 @@ std::vector<ModelInputs<double>> varied_samples() {
             {"workload.gpu_hours_per_month", fmt::format("{}", workloads[i])},
             {"electricity.price_per_kwh", fmt::format("{}", tariffs[i])},
             {"scenario.discount_rate", fmt::format("{}", rates[i])},
-            {"rig.psu_efficiency", fmt::format("{}", 0.8 + 0.03 * k)},
+            {"rig.psu.capacity_watts", fmt::format("{}", 1000.0 + 200.0 * k)},
             {"rig.when_not_training", i % 2 == 0 ? "idle" : "off"},
             {"rig.parts[4].price", fmt::format("{}", 1190.0 * (1.0 + 0.1 * k))},
             {"rig.parts[4].resale.annual_rate", fmt::format("{}", 0.1 + 0.05 * k)},
