@@ -1,9 +1,6 @@
 // Prints the data-parallel scaling model's fit to Lambda's ResNet-50 efficiencies (scaling.hpp): each
 // published point beside the prediction, the fitted parameters, then an out-of-sample check against a
-// benchmark the fit never saw. Not in CMake yet; build and run by hand from the repository root:
-//
-//   g++ -std=c++20 -O1 -Wall -Wextra -Ilib/include bench/scaling_fit.cpp lib/src/scaling.cpp -lfmt -o /tmp/sf
-//   /tmp/sf
+// benchmark the fit never saw. Built with the project; run by hand: build/bin/scaling_fit
 #include <cstddef>
 
 #include <fmt/format.h>

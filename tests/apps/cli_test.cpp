@@ -223,6 +223,29 @@ TEST_CASE("compare --json: Dettmers' IRR, ROI and levelized cost by hand", "[cli
     CHECK(versus.at("optimal_sale_month") == 36);  // no resale: keep saving to the end
 }
 
+TEST_CASE("compare --json reports the rig as hardware", "[cli][hardware]") {
+    const Result r = run("compare " + quote(std::string(PAYBACK_SOURCE_DIR "/scenarios/venus-2019.toml")) + " --json");
+    REQUIRE(r.code == 0);
+    const json j = json::parse(r.out);
+    const json& rig = j.at("options")[0];
+    for (const char* key : {"peak_wall_watts", "circuit_load_fraction", "energy_kwh_per_month", "co2_kg_total"}) {
+        INFO(key);
+        CHECK(rig.at(key).is_number());
+        CHECK(rig.at(key).get<double>() > 0);
+    }
+    CHECK(rig.at("circuit_load_fraction").get<double>() ==
+          Approx(rig.at("peak_wall_watts").get<double>() / 1440.0));  // 120 V x 15 A x 80 %
+    // One flat period: all the energy is in it.
+    CHECK(rig.at("energy_kwh_by_period").at("all hours").get<double>() == Approx(rig.at("energy_kwh").get<double>()));
+    CHECK(j.at("options")[1].at("energy_kwh_by_period").empty());
+    CHECK(j.at("options")[1].at("co2_kg_total").get<double>() > 0);  // AWS us-east-1, 300 W, PUE 1.15
+    const json& hardware = j.at("rig");
+    CHECK(hardware.at("circuit").at("over") == false);
+    CHECK(hardware.at("heat_btu_per_hour").at("training").get<double>() ==
+          Approx(hardware.at("heat_watts").at("training").get<double>() * 3.412141633));
+    CHECK(hardware.at("gpus") == 1);
+}
+
 // ---------------------------------------------------------------------------------------------
 // breakeven
 

@@ -705,3 +705,74 @@ TEST_CASE("observed resale needs a start month, a known item and the scenario's 
                          set("scenario.start=\"2022-06\"")}),
                Catch::Contains("no/such.csv"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Hardware keys
+
+TEST_CASE("bad hardware values are rejected naming their key", "[parse][hardware]") {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"rig.psu={ rating = \"diamond\", capacity_watts = 750 }", "rig.psu.rating"},
+        {"rig.psu={ rating = \"gold\" }", "rig.psu.capacity_watts"},
+        {"rig.psu={ rating = \"gold\", capacity_watts = 750, mains_volts = 400 }", "rig.psu.mains_volts"},
+        {"rig.schedule=[\"weekdays 09-18 napping\"]", "rig.schedule"},
+        {"rig.schedule=\"weekdays 09-18 training\"", "rig.schedule"},
+        {"rig.cooling={ cop_by_month = [3, 3] }", "rig.cooling.cop_by_month"},
+        {"rig.cooling={ cop = 0 }", "rig.cooling.cop"},
+        {"rig.circuit={ volts = 120 }", "rig.circuit.breaker_amps"},
+        {"rig.parts[0].power_limit_watts=0", "rig.parts[0].power_limit_watts"},
+        {"rig.parts[0].rented_watts=-1", "rig.parts[0].rented_watts"},
+        {"rig.parts[0].pcie={ generation = 3, lanes = 12 }", "rig.parts[0].pcie.lanes"},
+        {"electricity.tiers=[{ price = 0.1 }]", "electricity.tiers"},  // price_per_kwh is there too
+        {"electricity.grid_region=\"US-XX\"", "electricity.grid_region"},
+        {"electricity.co2_kg_per_kwh=400", "electricity.co2_kg_per_kwh"},  // grams, not kg
+        {"cloud[0].region=\"aws:mars-1\"", "cloud[0].region"},
+        {"cloud[0].region=\"us-east-1\"", "cloud[0].region"},
+        {"workload.deferrable=1", "workload.deferrable"},
+    };
+    // Without psu_efficiency, so that a psu table is not rejected for giving both.
+    const std::string base = replaced(base_scenario(), "psu_efficiency = 0.9\n", "");
+    for (const auto& [assignment, key] : cases) {
+        INFO(assignment);
+        CHECK(error_from(base, {set(assignment)}).key_path() == key);
+    }
+}
+
+TEST_CASE("psu and psu_efficiency together are rejected", "[parse][hardware]") {
+    const auto e = error_from(base_scenario(), {set("rig.psu={ rating = \"gold\", capacity_watts = 750 }")});
+    CHECK(e.key_path() == "rig.psu");  // the base scenario has psu_efficiency = 0.9
+    CHECK_THAT(e.message(), Catch::Contains("not both"));
+}
+
+TEST_CASE("a PSU too small for the parts is an error naming them", "[parse][hardware]") {
+    std::string text = replaced(base_scenario(), "psu_efficiency = 0.9", "psu = { rating = \"gold\", capacity_watts = 500 }");
+    const auto e = error_from(text, {set("rig.parts[0].count=2")});
+    CHECK(e.key_path() == "rig.psu.capacity_watts");
+    // 2 x 300 W GPUs: 600 W DC while training, over 500 W.
+    CHECK_THAT(e.message(), Catch::Contains("600 W DC when training in month 1 (2 x GPU 600 W)"));
+    CHECK_THAT(e.message(), Catch::Contains("more than the PSU's 500 W"));
+}
+
+TEST_CASE("a schedule that disagrees with the workload is an error; without a workload it sets it", "[parse][hardware]") {
+    const auto e = error_from(base_scenario(), {set("rig.schedule=[\"weekdays 09-18 training\"]")});
+    CHECK(e.key_path() == "workload.gpu_hours_per_month");
+    CHECK_THAT(e.message(), Catch::Contains("is 100 but rig.schedule trains 195.54 h a month"));
+    const std::string no_workload = replaced(base_scenario(), "[workload]\ngpu_hours_per_month = 100\n", "");
+    const Scenario s = payback::parse_scenario(no_workload, source, {set("rig.schedule=[\"weekdays 09-18 training\"]")});
+    CHECK(payback::units::in_hours(s.training_per_month) == Approx(45.0 * 730 / 168));
+    CHECK(error_from(no_workload).key_path() == "workload");
+}
+
+TEST_CASE("exactly one tariff", "[parse][hardware]") {
+    const std::string none = replaced(base_scenario(), "price_per_kwh = 0.15", "escalation = 0.02");
+    const auto missing = error_from(none);
+    CHECK(missing.key_path() == "electricity.price_per_kwh");
+    CHECK_THAT(missing.message(), Catch::Contains("tiers, urdb or periods"));
+    const auto tou = error_from(replaced(base_scenario(), "price_per_kwh = 0.15",
+                                         "periods = [{ name = \"all\", price = 0.2 }]\nweekday_schedule = [[0]]"));
+    CHECK(tou.key_path() == "electricity.weekday_schedule");
+    CHECK_THAT(tou.message(), Catch::Contains("12 arrays of 24 integers"));
+    const auto cents = error_from(replaced(base_scenario(), "price_per_kwh = 0.15",
+                                           "tiers = [{ up_to_kwh = 300, price = 12 }, { price = 0.3 }]"));
+    CHECK(cents.key_path() == "electricity.tiers[0].price");
+    CHECK_THAT(cents.message(), Catch::Contains("cents?"));
+}

@@ -85,3 +85,38 @@ TEST_CASE("a real discount rate is written as given", "[scenario][roundtrip]") {
     CHECK_THAT(written, !Catch::Contains("\ndiscount_rate"));
     CHECK(parse_scenario(written, "hand.toml").discount_rate == a.discount_rate);
 }
+
+TEST_CASE("to_toml round-trips every hardware key", "[scenario][roundtrip][hardware]") {
+    std::string text = test::hand_scenario();
+    text.replace(text.find("psu_efficiency = 0.8"), 20, "psu = { rating = \"platinum\", capacity_watts = 1200, mains_volts = 230 }");
+    const std::vector<Override> overrides = {
+        {"rig.schedule", "[\"weekdays 09-18 training\", \"daily 22-06 rented\"]"},
+        {"workload.gpu_hours_per_month", "195.53571428571428"},
+        {"workload.deferrable", "true"},
+        {"rig.cooling", "{ overhead_fraction = 0.05, cop_by_month = [0, 0, 0, 0, 0, 3, 3, 3, 0, 0, 0, 0] }"},
+        {"rig.circuit", "{ volts = 230, breaker_amps = 16 }"},
+        {"rig.parts[0].rented_watts", "280"},
+        {"rig.parts[0].off_watts", "2"},
+        {"rig.parts[0].power_limit_watts", "250"},
+        {"rig.parts[0].pcie", "{ generation = 4, lanes = 16 }"},
+        {"rig.parts[0].nvlink_gb_per_s", "56.25"},
+        {"rig.parts[1].pcie_lanes", "24"},
+        {"rig.parts[1].pcie_slots", "[{ generation = 4, lanes = 16 }, { generation = 4, lanes = 8 }]"},
+        {"electricity", "{ tiers = [{ up_to_kwh = 300, price = 0.12 }, { price = 0.3 }], base_load_kwh_per_month = 250, "
+                        "co2_kg_per_kwh = 0.35 }"},
+        {"cloud[0].power_watts", "300"},
+        {"cloud[0].region", "\"aws:us-east-1\""}};
+    const Scenario a = parse_scenario(text, PAYBACK_SOURCE_DIR "/hand.toml", overrides);
+    const std::string written = to_toml(a);
+    const Scenario b = parse_scenario(written, PAYBACK_SOURCE_DIR "/hand.toml");
+    CHECK(to_toml(b) == written);
+    REQUIRE(b.rig.psu);
+    CHECK(b.rig.psu->rating == PsuRating::platinum);
+    CHECK(b.rig.schedule == a.rig.schedule);
+    CHECK(b.deferrable_training);
+    CHECK(b.rig.cooling.cop_by_month == a.rig.cooling.cop_by_month);
+    CHECK(b.tariff_kind == "tiered");
+    CHECK(b.tariff.base_load_kwh_per_month == 250);
+    CHECK(b.clouds[0].pue == a.clouds[0].pue);
+    CHECK(compare(a).versus[0].npv_savings == compare(b).versus[0].npv_savings);
+}
