@@ -50,7 +50,8 @@ std::string hardware_text(const Scenario& s, const Comparison& c) {
     out += ".\n";
     const bool any_co2 = std::any_of(c.options.begin(), c.options.end(), [](const OptionResult& o) { return o.co2_kg_total > 0; });
     if (any_co2) {
-        out += fmt::format("CO2 over {} months: {} {} kg", s.horizon_months, s.rig.name, amount(r.co2_kg_total));
+        out += fmt::format("CO2 over {} months: {} {}", s.horizon_months, s.rig.name,
+                           s.grid_co2_kg_per_kwh > 0 ? amount(r.co2_kg_total) + " kg" : "unknown (no grid intensity)");
         for (const OptionResult& o : c.options)
             if (o.kind == OptionKind::cloud && o.co2_kg_total > 0) out += fmt::format(", {} {} kg", o.name, amount(o.co2_kg_total));
         out += ".\n";
@@ -68,7 +69,7 @@ std::string hardware_text(const Scenario& s, const Comparison& c) {
 }
 
 std::string text_report(const Scenario& s, const Comparison& c) {
-    std::string out = fmt::format("{}: {} months, {} GPU-hours of training a month, discount rate {:.1f}%/yr, {}{}\n\n",
+    std::string out = fmt::format("{}: {} months, {:.4g} GPU-hours of training a month, discount rate {:.1f}%/yr, {}{}\n\n",
                                   s.name, s.horizon_months, units::in_hours(s.training_per_month),
                                   s.discount_rate * 100.0, s.currency,
                                   s.perspective == Perspective::business ? ", business (after tax)" : "");

@@ -56,7 +56,8 @@ std::optional<double> breakeven_training_hours(const Scenario& scenario, std::si
         trial.training_per_month = units::hours(hours);
         return evaluate(model_inputs(trial)).versus.at(cloud).npv_savings;
     };
-    const double lo = 0.0, hi = conventions::hours_per_month;
+    // Under a power limit the rig needs more hours than the work: the work must fit in 730 of them.
+    const double lo = 0.0, hi = conventions::hours_per_month * rig_energy(scenario).throughput_factor;
     const double f_lo = savings(lo), f_hi = savings(hi);
     if (f_lo == 0.0) return lo;
     if (f_hi == 0.0) return hi;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "payback/cloud_cost.hpp"
 #include "payback/finance.hpp"
 #include "payback/rig_energy.hpp"
 
@@ -57,7 +58,7 @@ ModelInputs<double> model_inputs(const Scenario& s, const RigEnergy& energy) {
         in.parts.push_back(std::move(p));
     }
     for (const CloudOption& cloud : s.clouds)
-        in.clouds.push_back({units::in_money_per_hour(cloud.price), cloud.speedup, cloud.escalation,
+        in.clouds.push_back({cloud_month(s, cloud, in.training_hours).spend, cloud.escalation,
                              units::in_money(cloud.storage_per_month)});
     return in;
 }

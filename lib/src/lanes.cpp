@@ -67,8 +67,7 @@ ModelInputs<Lanes> stack_lanes(const std::vector<ModelInputs<double>>& samples) 
     for (std::size_t c = 0; c < first.clouds.size(); ++c) {
         auto each = [&](auto get) { return gather(samples, [&](const auto& s) { return get(s.clouds[c]); }); };
         CloudInputs<Lanes> cloud;
-        cloud.price_per_hour = each([](const auto& q) { return q.price_per_hour; });
-        cloud.speedup = each([](const auto& q) { return q.speedup; });
+        cloud.spend_per_month = each([](const auto& q) { return q.spend_per_month; });
         cloud.price_escalation = each([](const auto& q) { return q.price_escalation; });
         cloud.storage_per_month = each([](const auto& q) { return q.storage_per_month; });
         out.clouds.push_back(cloud);

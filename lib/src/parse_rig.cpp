@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "payback/catalog.hpp"
 #include "payback/rig_energy.hpp"
 #include "scenario_readers.hpp"
 
@@ -68,7 +69,7 @@ Circuit read_circuit(const TomlReader& in) {
 
 PcieSlot read_link(const TomlReader& in) {
     PcieSlot link;
-    link.generation = static_cast<int>(in.integer_or("generation", 3, 1, 6));
+    link.generation = static_cast<int>(in.integer_or("generation", 3, 1, 5));
     link.lanes = static_cast<int>(in.integer_or("lanes", 16, 1, 16));
     if (link.lanes != 1 && link.lanes != 2 && link.lanes != 4 && link.lanes != 8 && link.lanes != 16)
         throw in.error("lanes", fmt::format("must be 1, 2, 4, 8 or 16, got {}", link.lanes));
@@ -79,12 +80,13 @@ PcieSlot read_link(const TomlReader& in) {
 // A CPU's lanes, a board's slots, a card's link and bridge: optional, for the multi-GPU checks.
 void read_wiring(const TomlReader& in, Part& part) {
     if (in.contains("pcie_lanes")) part.pcie_lanes = static_cast<int>(in.integer_or("pcie_lanes", 0, 1, 256));
+    if (in.contains("pcie_slots")) part.pcie_slots.clear();
     for (const auto& slot : in.array_of_tables("pcie_slots", false)) part.pcie_slots.push_back(read_link(slot));
     if (const auto link = in.table("pcie", false)) {
         const PcieSlot read = read_link(*link);
         part.pcie = GpuLink{read.generation, read.lanes};
     }
-    part.nvlink_gb_per_s = in.number_or("nvlink_gb_per_s", 0.0, NumberRule::non_negative());
+    part.nvlink_gb_per_s = in.number_or("nvlink_gb_per_s", part.nvlink_gb_per_s, NumberRule::non_negative());
 }
 
 void read_observed(const TomlReader& resale, const ReadContext& context, Part& part) {
@@ -127,15 +129,63 @@ ResaleCurve<double> read_resale(const TomlReader& part_table, const ReadContext&
     return curve;
 }
 
+// What a catalog row gives a part: defaults the scenario's own keys override.
+struct CatalogDefaults {
+    std::optional<PartKind> kind;
+    std::optional<std::string> name;
+    std::optional<double> price, idle_watts, load_watts;
+    std::string origin;
+};
+
+CatalogDefaults catalog_defaults(const TomlReader& in, const ReadContext& context, Part& part) {
+    CatalogDefaults d;
+    if (in.contains("gpu") && in.contains("part")) throw in.error("part", "give gpu (gpus.csv) or part (parts.csv), not both");
+    try {
+        if (in.contains("gpu")) {
+            const GpuSpec& gpu = Catalog::shipped().gpu(in.string("gpu"));
+            part.catalog_gpu = gpu.name;
+            d = {PartKind::gpu, gpu.name, gpu.launch_price_usd, std::nullopt, gpu.board_power_watts, gpu.origin.describe()};
+            if (gpu.nvlink_gb_s) part.nvlink_gb_per_s = *gpu.nvlink_gb_s;
+        } else if (in.contains("part")) {
+            const PartSpec& spec = Catalog::shipped().part(in.string("part"));
+            part.catalog_part = spec.name;
+            std::optional<PartKind> kind;
+            for (const auto& [name, value] : part_kinds)
+                if (name == spec.kind) kind = value;
+            d = {kind, spec.name, spec.price_usd, spec.idle_watts, spec.load_watts, spec.origin.describe()};
+            part.pcie_lanes = spec.pcie_lanes;
+            part.pcie_slots = spec.pcie_slots;
+        }
+    } catch (const InputError& e) {
+        throw in.error(in.contains("gpu") ? "gpu" : "part", e.message());
+    }
+    if (d.price && !in.contains("price") && context.currency != "USD")
+        throw in.error(in.contains("gpu") ? "gpu" : "part",
+                       "the catalog's prices are in USD and the scenario is in " + context.currency + ": give price");
+    return d;
+}
+
+// A number from the scenario, else from the catalog (recording where it came from), else `fallback`.
+double number_from(const TomlReader& in, std::string_view key, const std::optional<double>& from_catalog,
+                   const std::string& origin, std::optional<double> fallback, const NumberRule& rule, Part& part) {
+    if (in.contains(key) || !from_catalog) {
+        if (!fallback) return in.number(key, rule);
+        return in.number_or(key, *fallback, rule);
+    }
+    part.from_catalog.emplace_back(std::string(key), origin);
+    return *from_catalog;
+}
+
 Part read_part(const TomlReader& in, const ReadContext& context) {
     Part part;
-    part.kind = in.choice("kind", part_kinds);
-    part.name = in.string("name");
-    part.price = units::money(in.number("price", NumberRule::non_negative()));
+    const CatalogDefaults d = catalog_defaults(in, context, part);
+    part.kind = in.choice("kind", part_kinds, d.kind);
+    part.name = d.name ? in.string_or("name", *d.name) : in.string("name");
+    part.price = units::money(number_from(in, "price", d.price, d.origin, std::nullopt, NumberRule::non_negative(), part));
     part.count = static_cast<int>(in.integer_or("count", 1, 1, 1000));
     part.off_power = units::watts(in.number_or("off_watts", 0.0, NumberRule::non_negative()));
-    part.idle_power = units::watts(in.number_or("idle_watts", 0.0, NumberRule::non_negative()));
-    part.load_power = units::watts(in.number_or("load_watts", 0.0, NumberRule::non_negative()));
+    part.idle_power = units::watts(number_from(in, "idle_watts", d.idle_watts, d.origin, 0.0, NumberRule::non_negative(), part));
+    part.load_power = units::watts(number_from(in, "load_watts", d.load_watts, d.origin, 0.0, NumberRule::non_negative(), part));
     if (in.contains("rented_watts"))
         part.rented_power = units::watts(in.number("rented_watts", NumberRule::non_negative()));
     if (in.contains("power_limit_watts"))
@@ -174,6 +224,13 @@ Rig read_rig(const TomlReader& in, const ReadContext& context) {
     if (const auto circuit = in.table("circuit", false)) rig.circuit = read_circuit(*circuit);
     for (const auto& part : in.array_of_tables("parts", true)) rig.parts.push_back(read_part(part, context));
     if (rig.parts.empty()) throw in.error("parts", "expected at least one part, got an empty list");
+    // A PSU from the catalog brings its 80 PLUS curve, unless the rig gives its own efficiency.
+    if (!rig.psu && !in.contains("psu_efficiency"))
+        for (const Part& part : rig.parts) {
+            if (part.catalog_part.empty()) continue;
+            const PartSpec& spec = Catalog::shipped().part(part.catalog_part);
+            if (spec.psu_rating && spec.psu_capacity_watts) rig.psu = PsuSpec{*spec.psu_rating, *spec.psu_capacity_watts, 115.0};
+        }
     in.finish();
     return rig;
 }
@@ -229,7 +286,18 @@ void check_wiring(const TomlReader& root, const Scenario& s) {
 
 }  // namespace
 
+// A power limit stretches the hours the work takes: they must still fit in a month.
+void check_hours(const TomlReader& root, const Scenario& s) {
+    const double hours = rig_energy(s).rig_hours_per_month;
+    if (hours > 730.0 + 1e-9)
+        throw root.table("workload", true)->error(
+            "gpu_hours_per_month", fmt::format("takes {:.1f} h a month on the rig under its power limit, more than "
+                                               "the month's 730 h",
+                                               hours));
+}
+
 void check_rig(const TomlReader& root, const Scenario& s) {
+    if (s.rig.schedule.empty()) check_hours(root, s);
     check_psu_capacity(root, s);
     check_wiring(root, s);
 }

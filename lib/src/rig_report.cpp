@@ -27,7 +27,9 @@ double gpu_wall_watts(const Scenario& s, const RigEnergy& energy, int& gpus) {
 RigReport rig_report(const Scenario& s, const RigEnergy& energy) {
     RigReport r;
     r.peak_wall_watts = energy.peak_wall_watts;
-    const double mains = s.rig.psu ? s.rig.psu->mains_volts : 120.0;
+    // Without a PSU table saying the mains voltage, guess it from the currency: 230 V outside North America.
+    const bool north_american = s.currency == "USD" || s.currency == "CAD" || s.currency == "MXN";
+    const double mains = s.rig.psu ? s.rig.psu->mains_volts : (north_american ? 120.0 : 230.0);
     r.circuit = s.rig.circuit.value_or(default_circuit(mains));
     const double per_gpu = gpu_wall_watts(s, energy, r.gpus);
     r.circuit_check = check_circuit(r.circuit, r.peak_wall_watts, r.peak_wall_watts - per_gpu * r.gpus, per_gpu);

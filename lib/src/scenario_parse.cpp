@@ -35,60 +35,6 @@ const std::vector<std::pair<std::string, finance::TaxDepreciation>> tax_deprecia
     {"macrs_5", finance::TaxDepreciation::macrs_5},
     {"custom", finance::TaxDepreciation::custom}};
 
-// What renting emits: the instance's draw, its data centre's PUE and its grid, given or looked up
-// by region ("aws:us-east-1") in pricing/cloud-regions.csv.
-void read_cloud_carbon(const TomlReader& in, CloudOption& cloud) {
-    cloud.power = units::watts(in.number_or("power_watts", 0.0, NumberRule::non_negative()));
-    if (in.contains("region") && (in.contains("pue") || in.contains("co2_kg_per_kwh")))
-        throw in.error("region", "give region (looked up in pricing/cloud-regions.csv) or pue and co2_kg_per_kwh, "
-                                 "not both");
-    if (in.contains("region")) {
-        cloud.region = in.string("region");
-        const auto colon = cloud.region.find(':');
-        if (colon == std::string::npos)
-            throw in.error("region", "expected PROVIDER:REGION such as \"aws:us-east-1\", got \"" + cloud.region + "\"");
-        try {
-            const CloudRegion r = load_cloud_region((detail::pricing_dir() / "cloud-regions.csv").string(),
-                                                    cloud.region.substr(0, colon), cloud.region.substr(colon + 1));
-            cloud.pue = r.pue;
-            cloud.co2_kg_per_kwh = r.kg_co2_per_kwh;
-        } catch (const InputError& e) {
-            throw in.error("region", e.message());
-        }
-    }
-    cloud.pue = in.number_or("pue", cloud.pue, NumberRule::between(1.0, 3.0));
-    cloud.co2_kg_per_kwh = in.number_or("co2_kg_per_kwh", cloud.co2_kg_per_kwh, NumberRule::between(0.0, 2.0));
-}
-
-std::vector<CloudOption> read_clouds(const TomlReader& root, const std::string& rig_name) {
-    std::vector<CloudOption> clouds;
-    for (const auto& in : root.array_of_tables("cloud", false)) {
-        CloudOption cloud;
-        cloud.name = in.string("name");
-        if (cloud.name == rig_name) throw in.error("name", "\"" + cloud.name + "\" is the rig's name too");
-        for (const auto& other : clouds)
-            if (other.name == cloud.name)
-                throw in.error("name", "duplicate cloud option \"" + cloud.name + "\"");
-        cloud.price = units::money_per_hour(in.number("price_per_hour", NumberRule::non_negative()));
-        // speedup against the whole rig, or computed from the instance's GPUs (rig_scaling.hpp).
-        if (in.contains("per_gpu_speedup")) {
-            if (in.contains("speedup"))
-                throw in.error("per_gpu_speedup", "give speedup (against the whole rig) or per_gpu_speedup, not both");
-            cloud.per_gpu_speedup = in.number("per_gpu_speedup", NumberRule::positive());
-            cloud.gpus = static_cast<int>(in.integer_or("gpus", 1, 1, 64));
-            cloud.interconnect_gb_per_s = in.number_or("interconnect_gb_per_s", pcie_gb_per_s(4, 16),
-                                                       NumberRule::positive());
-        }
-        cloud.speedup = in.number_or("speedup", 1.0, NumberRule::positive());
-        cloud.escalation = in.number_or("escalation", 0.0, annual_change());
-        cloud.storage_per_month = units::money(in.number_or("storage_per_month", 0.0, NumberRule::non_negative()));
-        read_cloud_carbon(in, cloud);
-        in.finish();
-        clouds.push_back(cloud);
-    }
-    return clouds;
-}
-
 RunningCosts read_running_costs(const TomlReader& root) {
     RunningCosts costs;
     const auto in = root.table("running_costs", false);
@@ -210,6 +156,7 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
         hours = workload->number("gpu_hours_per_month", NumberRule::between(0.0, conventions::hours_per_month));
     if (workload) {
         s.deferrable_training = workload->boolean_or("deferrable", false);
+        if (workload->contains("job_hours")) s.job_hours = workload->number("job_hours", NumberRule::positive());
         workload->finish();
     }
 
@@ -223,7 +170,7 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
     s.running_costs = read_running_costs(root);
     s.financing = read_financing(root);
     s.tax = read_tax(root, s.perspective);
-    s.clouds = read_clouds(root, s.rig.name);
+    s.clouds = detail::read_clouds(root, context, s.rig);
     root.finish();
     const RigScaling scaling = rig_scaling(s);
     for (CloudOption& cloud : s.clouds)

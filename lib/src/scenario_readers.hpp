@@ -34,6 +34,9 @@ Rig read_rig(const TomlReader& in, const ReadContext& context);
 /// [electricity]: the tariff, its escalation and the grid's carbon intensity, into `s`.
 void read_electricity(const TomlReader& in, const ReadContext& context, Scenario& s);
 
+/// [[cloud]]: each option, typed in or filled from the instance catalog.
+std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& context, const Rig& rig);
+
 /// Checks across tables once everything is read: the PSU's capacity, the wiring, the schedule
 /// against the workload.
 void check_rig(const TomlReader& root, const Scenario& s);

@@ -24,7 +24,7 @@ TEST_CASE("model_inputs sums the parts' power and cost", "[engine]") {
     REQUIRE(in.energy_kwh.size() == 24);
     CHECK(in.energy_kwh[0] == Approx(142.625).epsilon(1e-12));
     CHECK(in.energy_cost[0] == Approx(28.525).epsilon(1e-12));
-    CHECK(in.clouds[0].price_per_hour == Approx(2.0).epsilon(1e-15));
+    CHECK(in.clouds[0].spend_per_month == Approx(100.0).epsilon(1e-15));  // 100 h / speedup 2 x $2
 }
 
 TEST_CASE("one month of the hand scenario", "[engine]") {
@@ -124,8 +124,7 @@ TEST_CASE("payback if sold counts what the parts would fetch", "[engine][metrics
     part.resale.salvage_fraction = 0.25;
     in.parts.push_back(part);
     CloudInputs<double> cloud;
-    cloud.price_per_hour = 150.0 / 730.0;
-    cloud.speedup = 1.0;
+    cloud.spend_per_month = 150.0;
     in.clouds.push_back(cloud);
     const auto m = evaluate(in);
     CHECK(m.versus[0].payback_months_if_sold == Approx(12.0 + 60.0 / 70.0).epsilon(1e-12));

@@ -62,7 +62,7 @@ std::vector<ModelInputs<double>> varied_finance_samples() {
         in.parts[1].resale.half_life_years = 1.0 + k;
         in.clouds[0].price_escalation = -0.3 + 0.1 * k;
         in.clouds[0].storage_per_month = 5.0 * k;
-        in.clouds[0].price_per_hour = 0.5 + 0.4 * k;
+        in.clouds[0].spend_per_month = 20.0 + 40.0 * k;
         samples.push_back(in);
     }
     return samples;

@@ -29,8 +29,7 @@ struct PartInputs {
 
 template <class T>
 struct CloudInputs {
-    T price_per_hour{};
-    T speedup{};            ///< throughput relative to the rig
+    T spend_per_month{};    ///< the month's bill at month-1 prices (cloud_cost.hpp)
     T price_escalation{};   ///< per year, nominal
     T storage_per_month{};  ///< in today's money; grows with inflation
 };
@@ -222,8 +221,7 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
         for (std::size_t c = 0; c < in.clouds.size(); ++c) {
             const CloudInputs<T>& cloud = in.clouds[c];
             LineItems<T>& items = f.clouds[c];
-            const T price = cloud.price_per_hour * ops::pow(1.0 + cloud.price_escalation, year);
-            items.cloud = zero - in.training_hours / cloud.speedup * price;
+            items.cloud = zero - cloud.spend_per_month * ops::pow(1.0 + cloud.price_escalation, year);
             items.storage = zero - cloud.storage_per_month * inflation;
             items.tax = in.tax.rate * in.tax.deduct_running_costs * (zero - items.cloud - items.storage);
         }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "payback/circuit.hpp"
+#include "payback/cloud_billing.hpp"
 #include "payback/depreciation.hpp"
 #include "payback/finance.hpp"
 #include "payback/power.hpp"
@@ -38,6 +39,10 @@ struct Part {
     std::vector<PcieSlot> pcie_slots;
     std::optional<GpuLink> pcie;
     double nvlink_gb_per_s = 0.0;  ///< a bridge between this part's cards, per direction; 0: none
+    // Catalog rows this part was filled from (`gpu = "RTX 3090"`, `part = "..."`), and which keys they set.
+    std::string catalog_gpu;
+    std::string catalog_part;
+    std::vector<std::pair<std::string, std::string>> from_catalog;
     int purchase_month = 1;   ///< bought at the start of this month
     std::optional<int> retire_month;  ///< sold at the end of this month; none: at the horizon
     ResaleCurve<double> resale;  ///< observed_fraction is filled by model_inputs, from observed_prices
@@ -57,9 +62,27 @@ struct Rig {
     std::vector<Part> parts;
 };
 
+/// How a cloud option is bought.
+enum class CloudMode { on_demand, spot, reserved_1y, reserved_3y };
+const char* to_string(CloudMode mode);
+
 struct CloudOption {
     std::string name;
-    units::MoneyPerTime price;  ///< per instance-hour
+    units::MoneyPerTime price;  ///< per instance-hour, in the option's mode
+    std::string instance;       ///< "aws:p3.2xlarge" when read from pricing/cloud-instances.csv
+    std::string price_region;   ///< the catalog row's region
+    CloudMode mode = CloudMode::on_demand;
+    Billing billing;            ///< increment and minimum; per second with no minimum by default
+    /// Spot: interruptions and how much work each costs (cloud_billing.hpp).
+    std::optional<SpotTerms> spot;
+    /// Reserved: hours a month paid whether used or not (one instance full time by default), and the
+    /// on-demand price of hours beyond them.
+    double committed_hours_per_month = 730.0;
+    units::MoneyPerTime on_demand_price;
+    double egress_gb_per_month = 0.0;
+    double egress_price_per_gb = 0.0;
+    /// Where catalog values came from, per key ("price_per_hour" -> "pricing/cloud-instances.csv:12, as of ...").
+    std::vector<std::pair<std::string, std::string>> from_catalog;
     double speedup = 1.0;       ///< throughput relative to the rig
     /// When given: speedup is computed from the instance's GPUs (rig_scaling.hpp), each this fast
     /// against one of the rig's GPUs.
@@ -120,6 +143,7 @@ struct Scenario {
     double grid_co2_kg_per_kwh = 0.0;     ///< the rig's grid; 0: not given
     std::string grid_region;              ///< when read from pricing/grid-carbon.csv
     bool deferrable_training = false;     ///< training may move to the cheapest hours
+    std::optional<double> job_hours;      ///< the length of one job, for billing increments
     RunningCosts running_costs;
     std::optional<Financing> financing;
     std::optional<TaxRules> tax;  ///< present exactly when the perspective is business
