@@ -73,7 +73,7 @@ std::string text_report(const Scenario& s, const Comparison& c) {
                                   s.name, s.horizon_months, units::in_hours(s.training_per_month),
                                   s.discount_rate * 100.0, s.currency,
                                   s.perspective == Perspective::business ? ", business (after tax)" : "");
-    std::size_t width = s.rig.name.size() + 8;  // room for "<rig> against"
+    std::size_t width = s.rig.name.size() + (s.rental ? 17 : 8);  // room for "<rig> + rental against"
     for (const OptionResult& o : c.options) width = std::max(width, o.name.size());
     out += fmt::format("{:<{}}  {:>5} {:>12} {:>12} {:>10} {:>11} {:>10}\n", "option", width, "kind", "total cost",
                        "PV of cost", "per GPU-h", "levelized/h", "kWh");
@@ -84,14 +84,19 @@ std::string text_report(const Scenario& s, const Comparison& c) {
                            o.kind == OptionKind::diy ? amount(o.energy_kwh) : "");
     out += hardware_text(s, c);
     if (!c.versus.empty()) {
-        out += fmt::format("\n{:<{}}  {:>11} {:>11} {:>11} {:>12} {:>8} {:>9} {:>8} {:>12}\n", s.rig.name + " against",
-                           width, "payback mo", "if sold mo", "discounted", "NPV savings", "ROI", "IRR/yr",
-                           "sell at", "break-even h");
-        for (const VersusResult& v : c.versus)
+        std::string rig;
+        for (const VersusResult& v : c.versus) {
+            if (v.rig != rig) {
+                rig = v.rig;
+                out += fmt::format("\n{:<{}}  {:>11} {:>11} {:>11} {:>12} {:>8} {:>9} {:>8} {:>12}\n", rig + " against",
+                                   width, "payback mo", "if sold mo", "discounted", "NPV savings", "ROI", "IRR/yr",
+                                   "sell at", "break-even h");
+            }
             out += fmt::format("{:<{}}  {:>11} {:>11} {:>11} {:>12} {:>8} {:>9} {:>8} {:>12}\n", v.cloud, width,
                                amount(v.payback_months, 1), amount(v.payback_months_if_sold, 1),
                                amount(v.discounted_payback_months, 1), amount(v.npv_savings), percent(v.roi),
                                irr_cell(v), v.optimal_sale_month, amount(v.breakeven_gpu_hours_per_month, 1));
+        }
     }
     return out + "\n" + c.verdict + "\n";
 }
@@ -107,11 +112,14 @@ std::string csv_report(const Comparison& c) {
         out += fmt::format("{},{},{},{},{},{},{},{}", csv_field(o.name), to_string(o.kind), o.total_cost,
                            o.npv_cost, o.npv, cell(o.cost_per_gpu_hour), cell(o.levelized_cost_per_gpu_hour),
                            o.energy_kwh);
-        if (i == 0) {
+        const auto found = std::find_if(c.versus.begin(), c.versus.end(), [&](const VersusResult& v) {
+            return v.rig == c.options.front().name && v.cloud == o.name;
+        });
+        if (found == c.versus.end()) {  // the rig renting out: its own row, no comparison columns
             out += ",,,,,,,,,,,\n";
             continue;
         }
-        const VersusResult& v = c.versus[i - 1];
+        const VersusResult& v = *found;
         std::string roots;  // several in one cell, separated by semicolons
         for (double root : v.irr_roots) roots += fmt::format("{}{}", roots.empty() ? "" : ";", root);
         out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{}\n", cell(v.payback_months),

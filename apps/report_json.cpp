@@ -74,7 +74,8 @@ nlohmann::json comparison_json(const Scenario& s, const Comparison& c) {
     }
     nlohmann::json versus = nlohmann::json::array();
     for (const VersusResult& v : c.versus)
-        versus.push_back({{"cloud", v.cloud},
+        versus.push_back({{"rig", v.rig},
+                          {"cloud", v.cloud},
                           {"payback_months", optional_number(v.payback_months)},
                           {"payback_months_if_sold", optional_number(v.payback_months_if_sold)},
                           {"discounted_payback_months", optional_number(v.discounted_payback_months)},

@@ -96,33 +96,74 @@ void add_irr(VersusResult& v, const CashFlows& rig, const CashFlows& cloud) {
 
 }  // namespace
 
-std::vector<CashFlows> cash_flows(const Scenario& s) {
-    const ModelInputs<double> in = model_inputs(s);
-    CashFlowRecorder recorder = recorder_for(s, in);
-    simulate(in, recorder);
-    return std::move(recorder).tables();
-}
 
-Comparison compare(const Scenario& s) {
-    const RigEnergy energy = rig_energy(s);
-    const ModelInputs<double> in = model_inputs(s, energy);
+namespace {
 
+// One rig (with or without renting) run against every cloud option.
+struct RigRun {
+    RigEnergy energy;
+    ModelInputs<double> in;
+    std::vector<CashFlows> tables;  ///< the rig, then the clouds
+    Metrics<double> metrics;
+};
+
+RigRun run_rig(const Scenario& s, const std::string& rig_name) {
+    RigRun run{rig_energy(s), {}, {}, {}};
+    run.in = model_inputs(s, run.energy);
+    Scenario named = s;
+    named.rig.name = rig_name;
     // One pass feeds the table and the metrics the same numbers.
-    CashFlowRecorder recorder = recorder_for(s, in);
-    MetricsAccumulator<double> metrics(in);
-    simulate(in, [&](const MonthFlows<double>& month) {
+    CashFlowRecorder recorder = recorder_for(named, run.in);
+    MetricsAccumulator<double> metrics(run.in);
+    simulate(run.in, [&](const MonthFlows<double>& month) {
         recorder(month);
         metrics(month);
     });
-    const Metrics<double> m = metrics.finish();
+    run.metrics = metrics.finish();
+    run.tables = std::move(recorder).tables();
+    return run;
+}
+
+}  // namespace
+
+// The rig as the owner runs it alone: a rental scenario's offered hours stay idle.
+Scenario without_rental(const Scenario& s) {
+    Scenario alone = s;
+    if (s.rental) {
+        alone.rental.reset();
+        alone.rig.rented_hours_idle = true;
+    }
+    return alone;
+}
+
+std::vector<CashFlows> cash_flows(const Scenario& s) {
+    auto tables_of = [](const Scenario& scenario, const std::string& name) {
+        Scenario named = scenario;
+        named.rig.name = name;
+        const ModelInputs<double> in = model_inputs(named);
+        CashFlowRecorder recorder = recorder_for(named, in);
+        simulate(in, recorder);
+        return std::move(recorder).tables();
+    };
+    std::vector<CashFlows> tables = tables_of(without_rental(s), s.rig.name);
+    if (s.rental) tables.insert(tables.begin() + 1, tables_of(s, s.rig.name + " + rental").front());
+    return tables;
+}
+
+Comparison compare(const Scenario& s) {
+    // With a rental market, the rig appears twice: as the owner runs it alone, and renting out.
+    const Scenario alone = without_rental(s);
+    const RigRun run = run_rig(alone, s.rig.name);
+    const ModelInputs<double>& in = run.in;
+    const Metrics<double>& m = run.metrics;
 
     Comparison c;
-    c.cashflows = std::move(recorder).tables();
+    c.cashflows = run.tables;
     const double work_hours = in.training_hours * s.horizon_months;
     auto per_hour = [&](double total) {
         return work_hours > 0 ? std::optional<double>(total / work_hours) : std::nullopt;
     };
-    c.rig = rig_report(s, energy);
+    c.rig = rig_report(alone, run.energy);
     c.scaling = rig_scaling(s);
     auto option = [&](const std::string& name, OptionKind kind, const OptionTotals<double>& totals,
                       double energy_kwh, double co2_kg) {
@@ -137,23 +178,39 @@ Comparison compare(const Scenario& s) {
                             co2_kg,
                             {}};
     };
-    c.options.push_back(option(s.rig.name, OptionKind::diy, m.rig, m.rig_energy_kwh, c.rig.co2_kg_total));
-    c.options.back().energy_kwh_by_period = c.rig.energy_kwh_by_period;
-    for (std::size_t i = 0; i < s.clouds.size(); ++i) {
-        c.options.push_back(option(s.clouds[i].name, OptionKind::cloud, m.clouds[i], 0.0,
-                                   cloud_co2_kg(s, s.clouds[i], in.training_hours)));
-        const Versus<double>& v = m.versus[i];
+    auto versus = [&](const std::string& rig, const Metrics<double>& metrics, const ModelInputs<double>& inputs,
+                      const std::vector<CashFlows>& tables, const Scenario& scenario, std::size_t i) {
+        const Versus<double>& v = metrics.versus[i];
         VersusResult result;
+        result.rig = rig;
         result.cloud = s.clouds[i].name;
         result.payback_months = present(v.payback_months);
         result.payback_months_if_sold = present(v.payback_months_if_sold);
         result.discounted_payback_months = present(v.discounted_payback_months);
         result.npv_savings = v.npv_savings;
         result.roi = present(v.roi);
-        add_irr(result, c.cashflows.front(), c.cashflows[i + 1]);
-        std::tie(result.optimal_sale_month, result.optimal_sale_npv_savings) = optimal_sale(in, i);
-        result.breakeven_gpu_hours_per_month = breakeven_training_hours(s, i);
-        c.versus.push_back(std::move(result));
+        add_irr(result, tables.front(), tables[i + 1]);
+        std::tie(result.optimal_sale_month, result.optimal_sale_npv_savings) = optimal_sale(inputs, i);
+        result.breakeven_gpu_hours_per_month = breakeven_training_hours(scenario, i);
+        return result;
+    };
+    c.options.push_back(option(s.rig.name, OptionKind::diy, m.rig, m.rig_energy_kwh, c.rig.co2_kg_total));
+    c.options.back().energy_kwh_by_period = c.rig.energy_kwh_by_period;
+    for (std::size_t i = 0; i < s.clouds.size(); ++i) {
+        c.options.push_back(option(s.clouds[i].name, OptionKind::cloud, m.clouds[i], 0.0,
+                                   cloud_co2_kg(s, s.clouds[i], in.training_hours)));
+        c.versus.push_back(versus(s.rig.name, m, in, run.tables, alone, i));
+    }
+    if (s.rental) {
+        const std::string name = s.rig.name + " + rental";
+        const RigRun rented = run_rig(s, name);
+        const RigReport report = rig_report(s, rented.energy);
+        c.cashflows.insert(c.cashflows.begin() + 1, rented.tables.front());
+        c.options.insert(c.options.begin() + 1, option(name, OptionKind::diy, rented.metrics.rig,
+                                                       rented.metrics.rig_energy_kwh, report.co2_kg_total));
+        c.options[1].energy_kwh_by_period = report.energy_kwh_by_period;
+        for (std::size_t i = 0; i < s.clouds.size(); ++i)
+            c.versus.push_back(versus(name, rented.metrics, rented.in, rented.tables, s, i));
     }
     c.verdict = verdict_for(c, s);
     return c;

@@ -23,6 +23,23 @@ std::vector<double> observed_fractions(const Part& part, const Scenario& s) {
     return fractions;
 }
 
+// Each month's rental income and fees, and the wear it puts on the GPUs' resale value.
+void add_rental(const Scenario& s, const RigEnergy& energy, ModelInputs<double>& in) {
+    double rented_per_gpu = 0.0;
+    std::vector<double> kept = {1.0};
+    for (int m = 1; m <= s.horizon_months; ++m) {
+        const double rentable = energy.rentable_gpu_hours[static_cast<std::size_t>(m - 1)];
+        const RentalMonth<double> month = rental_month(s.rental->terms, m, rentable);
+        in.rental_income.push_back(month.gross);
+        in.rental_fees.push_back(month.fees);
+        const int gpus = energy.gpus_held[static_cast<std::size_t>(m - 1)];
+        if (gpus > 0) rented_per_gpu += month.rented_gpu_hours / gpus;
+        kept.push_back(wear_kept_fraction<double>(rented_per_gpu, s.rental->terms.wear_per_1000_hours));
+    }
+    for (std::size_t p = 0; p < s.rig.parts.size(); ++p)
+        if (s.rig.parts[p].kind == PartKind::gpu && s.rental->terms.wear_per_1000_hours > 0) in.parts[p].wear_kept = kept;
+}
+
 }  // namespace
 
 ModelInputs<double> model_inputs(const Scenario& s) { return model_inputs(s, rig_energy(s)); }
@@ -57,6 +74,7 @@ ModelInputs<double> model_inputs(const Scenario& s, const RigEnergy& energy) {
         p.tax_depreciation = schedule;
         in.parts.push_back(std::move(p));
     }
+    if (s.rental) add_rental(s, energy, in);
     for (const CloudOption& cloud : s.clouds)
         in.clouds.push_back({cloud_month(s, cloud, in.training_hours).spend, cloud.escalation,
                              units::in_money(cloud.storage_per_month)});

@@ -68,7 +68,31 @@ EnergyModel energy_model(const Scenario& s) {
         model.usage = spread_evenly(units::in_hours(s.training_per_month) / factor, otherwise_state(s));
     else
         model.usage = parse_schedule(s.rig.schedule, otherwise_state(s));  // validated by the parser
+    // Renting: the hours offered (the schedule's rented hours, or every hour not trained) are rented
+    // at the occupancy and idle the rest of the time.
+    const auto rented = static_cast<std::size_t>(PowerState::rented);
+    const auto idle = static_cast<std::size_t>(PowerState::idle);
+    const auto rest = static_cast<std::size_t>(otherwise_state(s));
+    for (auto& hour : model.usage.share) {
+        double offered = hour[rented];
+        if (s.rental && s.rig.schedule.empty()) {
+            offered = hour[rest];
+            hour[rest] = 0.0;
+        }
+        hour[rented] = 0.0;
+        const double occupancy = s.rental ? s.rental->terms.occupancy : (s.rig.rented_hours_idle ? 0.0 : 1.0);
+        hour[rented] += offered * occupancy;
+        hour[idle] += offered * (1.0 - occupancy);
+    }
     return model;
+}
+
+// The hours a week a scenario offers for rent: a schedule's rented hours, or all hours not trained.
+static double offered_hours_per_month(const Scenario& s, const EnergyModel& model) {
+    if (!s.rental) return 0.0;
+    return s.rental->terms.occupancy > 0
+               ? model.usage.hours_per_month(PowerState::rented) / s.rental->terms.occupancy
+               : 730.0 - model.usage.hours_per_month(PowerState::training);
 }
 
 RigEnergy rig_energy(const Scenario& s) {
@@ -91,6 +115,13 @@ RigEnergy rig_energy(const Scenario& s) {
             month = month_energy(model, cheapest_schedule(model, model.usage, calendar, watts, otherwise_state(s)),
                                  calendar, watts);
         out.calendar_month.push_back(calendar);
+        int gpus = 0;
+        for (const Part& part : s.rig.parts)
+            if (part.kind == PartKind::gpu && m >= part.purchase_month &&
+                m <= std::min(part.retire_month.value_or(s.horizon_months), s.horizon_months))
+                gpus += part.count;
+        out.gpus_held.push_back(gpus);
+        out.rentable_gpu_hours.push_back(gpus * offered_hours_per_month(s, model));
         out.wall_kwh.push_back(month.wall_kwh + month.cooling_kwh);
         out.cooling_kwh.push_back(month.cooling_kwh);
         out.cost.push_back(month.cost);

@@ -11,6 +11,7 @@
 #include "payback/conventions.hpp"
 #include "payback/scenario.hpp"
 #include "payback/carbon.hpp"
+#include "payback/catalog.hpp"
 #include "payback/rig_scaling.hpp"
 #include "scenario_readers.hpp"
 #include "toml_reader.hpp"
@@ -34,6 +35,67 @@ const std::vector<std::pair<std::string, finance::TaxDepreciation>> tax_deprecia
     {"sum_of_years_digits", finance::TaxDepreciation::sum_of_years_digits},
     {"macrs_5", finance::TaxDepreciation::macrs_5},
     {"custom", finance::TaxDepreciation::custom}};
+
+// [rental]: renting the untrained hours out. A market from pricing/rental-markets.csv gives the
+// price, fee and occupancy for the rig's GPU (gpu = "..."); the table's own keys override them.
+std::optional<Rental> read_rental(const TomlReader& root, const Rig& rig, const std::string& currency) {
+    const auto in = root.table("rental", false);
+    if (!in) return std::nullopt;
+    Rental r;
+    const RentalMarket* row = nullptr;
+    if (in->contains("market")) {
+        r.market = in->string("market");
+        std::string gpu;
+        for (const Part& part : rig.parts)
+            if (!part.catalog_gpu.empty() && gpu.empty()) gpu = part.catalog_gpu;
+        try {
+            row = &Catalog::shipped().rental_market(r.market, gpu);
+        } catch (const InputError& e) {
+            throw in->error("market", gpu.empty() ? "the rig's GPU must come from the catalog (gpu = \"...\") to look "
+                                                    "up its market price" : e.message());
+        }
+        if (row->currency != currency)
+            throw in->error("market", "the market's prices are in " + row->currency + ", the scenario is in " + currency);
+    }
+    auto from = [&](std::string_view key, std::optional<double> catalog, const NumberRule& rule) {
+        if (in->contains(key) || !catalog) return in->number(key, rule);
+        r.from_catalog.emplace_back(std::string(key), row->origin.describe());
+        return *catalog;
+    };
+    r.terms.price_per_gpu_hour = from("price_per_gpu_hour", row ? row->host_price_per_hour : std::nullopt,
+                                      NumberRule::non_negative());
+    r.terms.occupancy = from("occupancy", row ? row->occupancy : std::nullopt, NumberRule::fraction());
+    r.terms.platform_fee = from("platform_fee", row ? row->platform_fee : std::nullopt, NumberRule::fraction());
+    r.terms.halving_years = in->number_or("halving_years", 0.0, NumberRule::non_negative());
+    r.terms.extra_income_per_month = in->number_or("extra_income_per_month", 0.0, NumberRule::non_negative());
+    r.terms.wear_per_1000_hours = in->number_or("wear_per_1000_hours", 0.0, NumberRule::fraction());
+    for (const auto& booking : in->array_of_tables("reserved", false)) {
+        ReservedBooking b{booking.number("share", NumberRule::fraction()), 0.0};
+        if (booking.contains("discount")) {
+            b.discount = booking.number("discount", NumberRule::fraction());
+        } else {
+            const auto months = booking.integer_or("months", 0, 1, 60);
+            bool found = false;
+            for (const auto& d : Catalog::shipped().rental_discounts())
+                if (d.market == r.market && d.months == months) {
+                    b.discount = d.discount;
+                    found = true;
+                }
+            if (!found)
+                throw booking.error("months", fmt::format("no {}-month discount for market \"{}\" in the catalog: give "
+                                                          "discount", months, r.market));
+        }
+        booking.finish();
+        r.bookings.push_back(b);
+    }
+    try {
+        r.terms.reserved_discount = blended_reserved_discount(r.bookings);
+    } catch (const std::invalid_argument& e) {
+        throw in->error("reserved", e.what());
+    }
+    in->finish();
+    return r;
+}
 
 RunningCosts read_running_costs(const TomlReader& root) {
     RunningCosts costs;
@@ -170,6 +232,7 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
     s.running_costs = read_running_costs(root);
     s.financing = read_financing(root);
     s.tax = read_tax(root, s.perspective);
+    s.rental = read_rental(root, s.rig, s.currency);
     s.clouds = detail::read_clouds(root, context, s.rig);
     root.finish();
     const RigScaling scaling = rig_scaling(s);

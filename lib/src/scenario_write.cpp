@@ -130,6 +130,77 @@ std::string electricity(const Scenario& s) {
     return out;
 }
 
+// Each "key = value" line whose key a catalog row filled gets the row as a comment, so
+// `payback check` shows where every value came from.
+std::string annotated(const std::string& block, const std::vector<std::pair<std::string, std::string>>& from_catalog) {
+    std::string out;
+    std::size_t start = 0;
+    while (start < block.size()) {
+        const std::size_t end = block.find('\n', start);
+        std::string line = block.substr(start, end - start);
+        const std::string key = line.substr(0, line.find(" = "));
+        for (const auto& [filled, origin] : from_catalog)
+            if (filled == key) line += "  # " + origin;
+        out += line + "\n";
+        start = end + 1;
+    }
+    return out;
+}
+
+std::string cloud_table(const CloudOption& c) {
+    std::string out = "name = " + quoted(c.name) + "\n";
+    if (!c.instance.empty()) out += "instance = " + quoted(c.instance) + "\n";
+    out += fmt::format("mode = \"{}\"\n", to_string(c.mode));
+    out += "price_per_hour = " + number(units::in_money_per_hour(c.price)) + "\n";
+    if (c.per_gpu_speedup) {
+        out += "per_gpu_speedup = " + number(*c.per_gpu_speedup) + "\n";
+        out += fmt::format("gpus = {}\n", c.gpus);
+        out += "interconnect_gb_per_s = " + number(c.interconnect_gb_per_s) + "\n";
+    } else {
+        out += "speedup = " + number(c.speedup) + "\n";
+    }
+    out += fmt::format("billing = {{ increment_seconds = {}, minimum_seconds = {} }}\n",
+                       number(c.billing.increment_seconds), number(c.billing.minimum_seconds));
+    if (c.spot)
+        out += "interruptions_per_hour = " + number(c.spot->interruptions_per_hour) + "\n" +
+               "checkpoint_interval_hours = " + number(c.spot->checkpoint_interval_hours) + "\n" +
+               "restart_hours = " + number(c.spot->restart_hours) + "\n" +
+               "checkpoint_cost_hours = " + number(c.spot->checkpoint_cost_hours) + "\n";
+    if (c.mode == CloudMode::reserved_1y || c.mode == CloudMode::reserved_3y)
+        out += "committed_hours_per_month = " + number(c.committed_hours_per_month) + "\n" +
+               "on_demand_price_per_hour = " + number(units::in_money_per_hour(c.on_demand_price)) + "\n";
+    out += "escalation = " + number(c.escalation) + "\n";
+    out += "storage_per_month = " + number(units::in_money(c.storage_per_month)) + "\n";
+    out += "egress_gb_per_month = " + number(c.egress_gb_per_month) + "\n";
+    out += "egress_price_per_gb = " + number(c.egress_price_per_gb) + "\n";
+    out += "power_watts = " + number(units::in_watts(c.power)) + "\n";
+    if (!c.region.empty()) {
+        out += "region = " + quoted(c.region) + "\n";
+    } else {
+        if (!c.instance.empty()) out += "region = " + quoted(c.price_region) + "\n";
+        out += "pue = " + number(c.pue) + "\n";
+        out += "co2_kg_per_kwh = " + number(c.co2_kg_per_kwh) + "\n";
+    }
+    return annotated(out, c.from_catalog);
+}
+
+std::string rental_table(const Rental& r) {
+    std::string out = "\n[rental]\n";
+    std::string body;
+    if (!r.market.empty()) body += "market = " + quoted(r.market) + "\n";
+    body += "price_per_gpu_hour = " + number(r.terms.price_per_gpu_hour) + "\n";
+    body += "occupancy = " + number(r.terms.occupancy) + "\n";
+    body += "platform_fee = " + number(r.terms.platform_fee) + "\n";
+    body += "halving_years = " + number(r.terms.halving_years) + "\n";
+    body += "extra_income_per_month = " + number(r.terms.extra_income_per_month) + "\n";
+    body += "wear_per_1000_hours = " + number(r.terms.wear_per_1000_hours) + "\n";
+    std::vector<std::string> bookings;
+    for (const auto& b : r.bookings)
+        bookings.push_back(fmt::format("{{ share = {}, discount = {} }}", number(b.share), number(b.discount)));
+    if (!bookings.empty()) body += fmt::format("reserved = [{}]\n", fmt::join(bookings, ", "));
+    return out + annotated(body, r.from_catalog);
+}
+
 }  // namespace
 
 std::string to_toml(const Scenario& s) {
@@ -149,6 +220,7 @@ std::string to_toml(const Scenario& s) {
     out += "\n[workload]\n";
     out += "gpu_hours_per_month = " + number(units::in_hours(s.training_per_month)) + "\n";
     out += fmt::format("deferrable = {}\n", s.deferrable_training);
+    if (s.job_hours) out += "job_hours = " + number(*s.job_hours) + "\n";
 
     out += "\n[rig]\n";
     out += "name = " + quoted(s.rig.name) + "\n";
@@ -156,14 +228,18 @@ std::string to_toml(const Scenario& s) {
     out += rig_power(s.rig);
     for (const Part& p : s.rig.parts) {
         out += "\n[[rig.parts]]\n";
-        out += fmt::format("kind = \"{}\"\n", to_string(p.kind));
-        out += "name = " + quoted(p.name) + "\n";
-        out += "price = " + number(units::in_money(p.price)) + "\n";
-        out += fmt::format("count = {}\n", p.count);
-        out += part_power(p);
-        out += fmt::format("purchase_month = {}\n", p.purchase_month);
-        if (p.retire_month) out += fmt::format("retire_month = {}\n", *p.retire_month);
-        out += "resale = " + resale_inline(p) + "\n";
+        std::string part;
+        if (!p.catalog_gpu.empty()) part += "gpu = " + quoted(p.catalog_gpu) + "\n";
+        if (!p.catalog_part.empty()) part += "part = " + quoted(p.catalog_part) + "\n";
+        part += fmt::format("kind = \"{}\"\n", to_string(p.kind));
+        part += "name = " + quoted(p.name) + "\n";
+        part += "price = " + number(units::in_money(p.price)) + "\n";
+        part += fmt::format("count = {}\n", p.count);
+        part += part_power(p);
+        part += fmt::format("purchase_month = {}\n", p.purchase_month);
+        if (p.retire_month) part += fmt::format("retire_month = {}\n", *p.retire_month);
+        part += "resale = " + resale_inline(p) + "\n";
+        out += annotated(part, p.from_catalog);
     }
 
     out += electricity(s);
@@ -191,27 +267,8 @@ std::string to_toml(const Scenario& s) {
         out += fmt::format("deduct_running_costs = {}\n", s.tax->deduct_running_costs);
     }
 
-    for (const CloudOption& c : s.clouds) {
-        out += "\n[[cloud]]\n";
-        out += "name = " + quoted(c.name) + "\n";
-        out += "price_per_hour = " + number(units::in_money_per_hour(c.price)) + "\n";
-        if (c.per_gpu_speedup) {
-            out += "per_gpu_speedup = " + number(*c.per_gpu_speedup) + "\n";
-            out += fmt::format("gpus = {}\n", c.gpus);
-            out += "interconnect_gb_per_s = " + number(c.interconnect_gb_per_s) + "\n";
-        } else {
-            out += "speedup = " + number(c.speedup) + "\n";
-        }
-        out += "escalation = " + number(c.escalation) + "\n";
-        out += "storage_per_month = " + number(units::in_money(c.storage_per_month)) + "\n";
-        out += "power_watts = " + number(units::in_watts(c.power)) + "\n";
-        if (!c.region.empty()) {
-            out += "region = " + quoted(c.region) + "\n";
-        } else {
-            out += "pue = " + number(c.pue) + "\n";
-            out += "co2_kg_per_kwh = " + number(c.co2_kg_per_kwh) + "\n";
-        }
-    }
+    if (s.rental) out += rental_table(*s.rental);
+    for (const CloudOption& c : s.clouds) out += "\n[[cloud]]\n" + cloud_table(c);
     return out;
 }
 

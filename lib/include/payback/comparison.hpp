@@ -29,6 +29,7 @@ struct OptionResult {
 };
 
 struct VersusResult {
+    std::string rig;    ///< the diy option: the rig alone, or "<rig> + rental"
     std::string cloud;
     std::optional<double> payback_months;
     std::optional<double> payback_months_if_sold;
@@ -47,7 +48,8 @@ struct VersusResult {
 struct Comparison {
     RigReport rig;                     ///< the rig as hardware: power, circuit, heat, energy, carbon
     RigScaling scaling;                ///< how its GPUs train together
-    std::vector<CashFlows> cashflows;  ///< the rig first, then each cloud option
+    /// The rig first (then the rig renting out, when the scenario has a rental market), then each cloud option.
+    std::vector<CashFlows> cashflows;
     std::vector<OptionResult> options; ///< same order
     std::vector<VersusResult> versus;  ///< one per cloud option
     std::string verdict;

@@ -25,6 +25,9 @@ struct PartInputs {
     ResaleCurve<T> resale;
     /// Fraction of the cost deducted for taxes in each year of service (finance::depreciation_schedule).
     std::vector<double> tax_depreciation;
+    /// Share of the resale value left after the wear of renting, at each month boundary (0..horizon);
+    /// empty: no wear.
+    std::vector<double> wear_kept;
 };
 
 template <class T>
@@ -59,6 +62,9 @@ struct ModelInputs {
     /// to the bill at this year's prices, before escalation. One entry per month of the horizon.
     std::vector<T> energy_kwh;
     std::vector<T> energy_cost;
+    /// Renting the rig out, each month (rental.hpp): income before the fee, and the fee. Empty: none.
+    std::vector<T> rental_income;
+    std::vector<T> rental_fees;
     T electricity_escalation{};  ///< per year, nominal
     T maintenance_per_year{};    ///< in today's money
     T repair_reserve_rate{};     ///< fraction of the owned parts' cost set aside per year
@@ -177,8 +183,10 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
             owns_parts = true;
             owned_cost = owned_cost + part.cost;
             const double age = m - part.purchase_month;  // months held at the start of month m
-            value_start = value_start + part.cost * resale_fraction(part.resale, age, m - 1);
-            const T value = part.cost * resale_fraction(part.resale, age + 1.0, m);
+            const double kept_start = part.wear_kept.empty() ? 1.0 : part.wear_kept[static_cast<std::size_t>(m - 1)];
+            const double kept_end = part.wear_kept.empty() ? 1.0 : part.wear_kept[static_cast<std::size_t>(m)];
+            value_start = value_start + part.cost * resale_fraction(part.resale, age, m - 1) * kept_start;
+            const T value = part.cost * resale_fraction(part.resale, age + 1.0, m) * kept_end;
             value_end = value_end + value;
             const std::size_t tax_year = static_cast<std::size_t>(age) / 12;
             if (tax_year < part.tax_depreciation.size()) {
@@ -195,6 +203,10 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
         const std::size_t index = static_cast<std::size_t>(m - 1);
         const T wall_kwh = in.energy_kwh[index];
         rig.energy = zero - in.energy_cost[index] * ops::pow(1.0 + in.electricity_escalation, year);
+        if (!in.rental_income.empty()) {
+            rig.rental_income = in.rental_income[index];
+            rig.rental_fees = zero - in.rental_fees[index];
+        }
         rig.maintenance = owns_parts ? zero - in.maintenance_per_year / 12.0 * inflation : zero;
         rig.repair = zero - owned_cost * in.repair_reserve_rate / 12.0;
 

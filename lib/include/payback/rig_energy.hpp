@@ -24,7 +24,9 @@ struct RigEnergy {
     std::vector<double> kwh_by_period;
     double rig_hours_per_month = 0;     ///< training hours on the rig (more under a power limit)
     double work_hours_per_month = 0;    ///< the work those hours do, in hours of the stock rig
-    double rented_hours_per_month = 0;
+    double rented_hours_per_month = 0;  ///< hours rented out (offered × occupancy)
+    std::vector<double> rentable_gpu_hours;  ///< per horizon month: GPUs held × hours offered for rent
+    std::vector<int> gpus_held;              ///< per horizon month
     double throughput_factor = 1.0;     ///< the GPUs' throughput under their power limits, 1 without
     std::array<double, power_states> wall_watts_by_state{};  ///< the most in each state over the months, no cooling
     double peak_wall_watts = 0;         ///< the most in any state the week uses (training always counts)

@@ -13,6 +13,7 @@
 #include "payback/finance.hpp"
 #include "payback/power.hpp"
 #include "payback/price_schedule.hpp"
+#include "payback/rental.hpp"
 #include "payback/scaling.hpp"
 #include "payback/tariff.hpp"
 #include "payback/units.hpp"
@@ -59,6 +60,8 @@ struct Rig {
     std::vector<std::string> schedule;  ///< usage rules (usage.hpp); empty: training spread evenly
     Cooling cooling;
     std::optional<Circuit> circuit;  ///< none: the usual circuit for the mains voltage
+    /// The rig as it would run without renting: hours a schedule offers for rent stay idle.
+    bool rented_hours_idle = false;
     std::vector<Part> parts;
 };
 
@@ -111,6 +114,14 @@ struct Financing {
     int term_months = 12;
 };
 
+/// Renting out the hours the owner does not train, on a marketplace (rental.hpp).
+struct Rental {
+    std::string market;  ///< a pricing/rental-markets.csv market, or empty
+    RentalTerms<double> terms;
+    std::vector<ReservedBooking> bookings;
+    std::vector<std::pair<std::string, std::string>> from_catalog;  ///< key -> catalog row
+};
+
 enum class Perspective { hobbyist, business };
 
 /// Income taxes, for the business perspective.
@@ -147,6 +158,7 @@ struct Scenario {
     RunningCosts running_costs;
     std::optional<Financing> financing;
     std::optional<TaxRules> tax;  ///< present exactly when the perspective is business
+    std::optional<Rental> rental;  ///< compare shows the rig with and without it
     std::vector<CloudOption> clouds;
 };
 
