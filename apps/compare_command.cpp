@@ -7,7 +7,11 @@
 
 #include "command_common.hpp"
 #include "commands.hpp"
+#include "payback/catalog.hpp"
+#include "payback/cloud_cost.hpp"
 #include "payback/comparison.hpp"
+#include "payback/error.hpp"
+#include "payback/instance_filter.hpp"
 #include "report_json.hpp"
 
 namespace payback::cli {
@@ -16,6 +20,7 @@ namespace {
 
 struct CompareArgs {
     ScenarioArgs scenario;
+    std::string cloud_filter;
     bool json = false;
     bool csv = false;
 };
@@ -130,6 +135,50 @@ std::string csv_report(const Comparison& c) {
     return out;
 }
 
+// The scenario with its cloud options replaced by every catalog instance the filter matches (on
+// demand, in its catalog region), cheapest per hour of the owner's work first. Instances whose speed
+// against the rig the GPU catalog cannot give are left out, and said so on stderr.
+Scenario with_matching_instances(const ScenarioArgs& args, const Scenario& scenario, const std::string& filter) {
+    const Catalog& catalog = Catalog::shipped();
+    const GpuSpec* rig_gpu = nullptr;
+    for (const Part& part : scenario.rig.parts)
+        if (!part.catalog_gpu.empty() && !rig_gpu) rig_gpu = &catalog.gpu(part.catalog_gpu);
+    if (!rig_gpu || !rig_gpu->resnet50_amp_img_s)
+        throw InputError("--cloud", 0, "", "needs the rig's GPU from the catalog, with a measured throughput "
+                                           "(gpu = \"RTX 3090\" in a part), to set each instance's speed");
+    std::vector<const CloudInstance*> usable;
+    int skipped = 0;
+    for (const CloudInstance* i : filter_instances(catalog, filter)) {
+        const bool measured = catalog.gpu(i->gpu).resnet50_amp_img_s.has_value();
+        if (measured && i->on_demand_per_hour && i->currency == scenario.currency) usable.push_back(i);
+        else ++skipped;
+    }
+    if (usable.empty()) throw InputError("--cloud", 0, "", "no catalog instance matches \"" + filter + "\" with a price and a speed");
+    if (skipped > 0)
+        std::fprintf(stderr, "payback: --cloud: %d matching instances left out (no on-demand price in %s, or no "
+                             "measured throughput for their GPU)\n", skipped, scenario.currency.c_str());
+    auto options = [&](const std::vector<const CloudInstance*>& list) {
+        std::vector<std::string> tables;
+        for (const CloudInstance* i : list)
+            tables.push_back(fmt::format("{{ name = \"{} {}\", instance = \"{}\", region = \"{}\" }}", i->key(), i->region,
+                                         i->key(), i->region));
+        std::vector<Override> overrides;
+        for (const auto& a : args.assignments) overrides.push_back(parse_override(a));
+        overrides.push_back({"cloud", fmt::format("[{}]", fmt::join(tables, ", "))});
+        return load_scenario(args.path.empty() ? default_scenario_path() : args.path, overrides);
+    };
+    Scenario all = options(usable);
+    // Rank by what an hour of the owner's work costs on each.
+    std::vector<std::pair<double, const CloudInstance*>> ranked;
+    const double work = model_inputs(all).training_hours;
+    for (std::size_t k = 0; k < usable.size(); ++k)
+        ranked.emplace_back(cloud_month(all, all.clouds[k], work).effective_price_per_work_hour, usable[k]);
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<const CloudInstance*> order;
+    for (const auto& entry : ranked) order.push_back(entry.second);
+    return options(order);
+}
+
 }  // namespace
 
 void add_compare_command(CLI::App& app) {
@@ -137,10 +186,15 @@ void add_compare_command(CLI::App& app) {
     CLI::App* command = app.add_subcommand(
         "compare", "Compare building the rig with each cloud option: costs, payback, NPV, break-even");
     add_scenario_args(*command, args->scenario, true);
+    command->add_option("--cloud", args->cloud_filter,
+                        "Compare with every catalog instance matching, e.g. \"gpu_memory_gb>=24,provider==aws\", "
+                        "cheapest per hour of work first");
     auto* json = command->add_flag("--json", args->json, "Print one JSON object");
     command->add_flag("--csv", args->csv, "Print one CSV row per option")->excludes(json);
     command->callback([args] {
-        const Scenario scenario = load(args->scenario);
+        const Scenario loaded = load(args->scenario);
+        const Scenario scenario =
+            args->cloud_filter.empty() ? loaded : with_matching_instances(args->scenario, loaded, args->cloud_filter);
         const Comparison comparison = compare(scenario);
         if (args->json)
             emit(comparison_json(scenario, comparison).dump(2) + "\n");
