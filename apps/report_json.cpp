@@ -68,6 +68,14 @@ nlohmann::json comparison_json(const Scenario& s, const Comparison& c) {
                            {"energy_kwh_by_period", periods},
                            {"co2_kg_total", o.co2_kg_total},
                            {"monthly_net", c.cashflows[i].net}});
+        if (o.billing)
+            options.back()["billing"] = {
+                {"instance_hours_per_month", o.billing->instance_hours},
+                {"billed_hours_per_month", o.billing->billed_hours},
+                {"spend_per_month", o.billing->spend},
+                {"effective_price_per_work_hour", o.billing->effective_price_per_work_hour},
+                {"breakeven_interruptions_per_hour", optional_number(o.billing->breakeven_interruptions_per_hour)},
+                {"breakeven_utilization", optional_number(o.billing->breakeven_utilization)}};
         if (o.kind == OptionKind::diy)  // the rig's hardware figures, beside its money
             for (const char* key : {"peak_wall_watts", "circuit_load_fraction", "energy_kwh_per_month"})
                 options.back()[key] = rig_json(c)[key];

@@ -199,6 +199,7 @@ Comparison compare(const Scenario& s) {
     for (std::size_t i = 0; i < s.clouds.size(); ++i) {
         c.options.push_back(option(s.clouds[i].name, OptionKind::cloud, m.clouds[i], 0.0,
                                    cloud_co2_kg(s, s.clouds[i], in.training_hours)));
+        c.options.back().billing = cloud_month(s, s.clouds[i], in.training_hours);
         c.versus.push_back(versus(s.rig.name, m, in, run.tables, alone, i));
     }
     if (s.rental) {

@@ -246,6 +246,46 @@ TEST_CASE("compare --json reports the rig as hardware", "[cli][hardware]") {
     CHECK(hardware.at("gpus") == 1);
 }
 
+TEST_CASE("catalog lists and filters; --json gives the rows with their sources", "[cli][catalog]") {
+    const Result r = run("catalog instances --provider aws --gpu " + quote("V100 16GB") + " --json");
+    INFO("stderr: " << r.err);
+    REQUIRE(r.code == 0);
+    const json rows = json::parse(r.out);
+    REQUIRE_FALSE(rows.empty());
+    for (const json& row : rows) {
+        CHECK_THAT(row.at("instance").get<std::string>(), Catch::StartsWith("aws:"));
+        CHECK(row.at("gpu") == "V100 16GB");
+        CHECK_FALSE(row.at("source").get<std::string>().empty());
+    }
+    const Result text = run("catalog gpus --max-price 800");
+    REQUIRE(text.code == 0);
+    CHECK_THAT(text.out, Catch::Contains("RTX 3080 10GB"));
+    CHECK_THAT(text.out, !Catch::Contains("RTX 3090 "));  // $1,499
+    check_bad_input(run("catalog dragons"));
+}
+
+TEST_CASE("compare --cloud ranks every matching instance by cost per hour of work", "[cli][catalog]") {
+    const Result r = run("compare scenarios/rtx3080-rental.toml --cloud " + quote("provider==aws,gpu_memory_gb>=40") +
+                         " --json");
+    INFO("stderr: " << r.err);
+    REQUIRE(r.code == 0);
+    const json j = json::parse(r.out);
+    double previous = 0;
+    int clouds = 0;
+    for (const json& option : j.at("options")) {
+        if (option.at("kind") != "cloud") continue;
+        ++clouds;
+        CHECK_THAT(option.at("name").get<std::string>(), Catch::StartsWith("aws:"));
+        const double price = option.at("billing").at("effective_price_per_work_hour").get<double>();
+        CHECK(price >= previous);
+        previous = price;
+    }
+    CHECK(clouds >= 3);
+    const Result bad = run("compare scenarios/rtx3080-rental.toml --cloud " + quote("gpu_ram>=40"));
+    check_bad_input(bad);
+    CHECK_THAT(bad.err, Catch::Contains("--cloud"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // breakeven
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "payback/cashflow.hpp"
+#include "payback/cloud_cost.hpp"
 #include "payback/rig_report.hpp"
 #include "payback/rig_scaling.hpp"
 #include "payback/scenario.hpp"
@@ -26,6 +27,8 @@ struct OptionResult {
     double co2_kg_total = 0.0;  ///< over the horizon; 0 when the grid's intensity (or the instance's draw) is not given
     /// The rig's kWh in each tariff period over the horizon; empty for cloud options.
     std::vector<std::pair<std::string, double>> energy_kwh_by_period;
+    /// A cloud option's month as billed (hours, billing, spot and reservation break-evens).
+    std::optional<CloudMonth> billing;
 };
 
 struct VersusResult {
