@@ -57,8 +57,9 @@ std::string hardware_text(const Scenario& s, const Comparison& c) {
     if (any_co2) {
         out += fmt::format("CO2 over {} months: {} {}", s.horizon_months, s.rig.name,
                            s.grid_co2_kg_per_kwh > 0 ? amount(r.co2_kg_total) + " kg" : "unknown (no grid intensity)");
-        for (const OptionResult& o : c.options)
-            if (o.kind == OptionKind::cloud && o.co2_kg_total > 0) out += fmt::format(", {} {} kg", o.name, amount(o.co2_kg_total));
+        for (std::size_t i = 1; i < c.options.size(); ++i)
+            if (c.options[i].co2_kg_total > 0)
+                out += fmt::format(", {} {} kg", c.options[i].name, amount(c.options[i].co2_kg_total));
         out += ".\n";
     }
     if (r.naive_energy_cost)

@@ -174,6 +174,7 @@ BreakevenResult breakeven(const Scenario& s, const BreakevenQuery& query) {
         f_a = f_b;
     }
     r.message = describe(r, s.currency);
+    if (s.rental) r.message += " (The rig renting out its idle hours, as the scenario's [rental] has it.)";
     return r;
 }
 

@@ -27,14 +27,23 @@ std::string money(double amount, const std::string& currency) {
 
 std::string verdict_for(const Comparison& c, const Scenario& s) {
     if (c.versus.empty()) return "No cloud options to compare the rig with.";
-    const auto best = std::min_element(c.versus.begin(), c.versus.end(), [](const auto& a, const auto& b) {
-        return a.npv_savings < b.npv_savings;  // the cloud option closest to (or beating) the rig
+    // For each cloud option the better way to build (alone, or renting out); then the cloud option
+    // closest to (or beating) it.
+    std::vector<const VersusResult*> per_cloud;
+    for (const VersusResult& v : c.versus) {
+        auto same = std::find_if(per_cloud.begin(), per_cloud.end(), [&](const auto* p) { return p->cloud == v.cloud; });
+        if (same == per_cloud.end()) per_cloud.push_back(&v);
+        else if (v.npv_savings > (*same)->npv_savings) *same = &v;
+    }
+    const VersusResult* best = *std::min_element(per_cloud.begin(), per_cloud.end(), [](const auto* a, const auto* b) {
+        return a->npv_savings < b->npv_savings;
     });
+    const std::string rig = best->rig == s.rig.name ? "the rig" : best->rig;
     const std::string horizon = fmt::format("{} months", s.horizon_months);
     if (best->npv_savings > 0) {
         std::string line = fmt::format(
-            "Build: over {} the rig costs {} less in present value than the cheapest cloud option ({})",
-            horizon, money(best->npv_savings, s.currency), best->cloud);
+            "Build: over {} {} costs {} less in present value than the cheapest cloud option ({})",
+            horizon, rig, money(best->npv_savings, s.currency), best->cloud);
         if (best->payback_months)
             line += fmt::format(", and pays for itself in {:.1f} months", *best->payback_months);
         return line + ".";

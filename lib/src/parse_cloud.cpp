@@ -61,7 +61,7 @@ void fill_from_catalog(const TomlReader& in, const ReadContext& context, const G
     }
     cloud.price_region = row->region;
     const std::string origin = row->origin.describe();
-    if (row->currency != context.currency)
+    if (row->currency != context.currency && !in.contains("price_per_hour"))
         throw in.error("instance", fmt::format("the catalog prices {} in {}, the scenario is in {}: give price_per_hour",
                                                cloud.instance, row->currency, context.currency));
     const std::optional<double> prices[] = {row->on_demand_per_hour, row->spot_per_hour, row->reserved_1y_per_hour,
@@ -175,6 +175,8 @@ std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& 
                     in.number("on_demand_price_per_hour", NumberRule::non_negative()));  // hours beyond the commitment
         }
         read_cloud_carbon(in, cloud);
+        // What the scenario wrote is not from the catalog.
+        std::erase_if(cloud.from_catalog, [&](const auto& entry) { return in.contains(entry.first); });
         in.finish();
         clouds.push_back(cloud);
     }

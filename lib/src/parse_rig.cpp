@@ -257,8 +257,11 @@ void check_psu_capacity(const TomlReader& root, const Scenario& s) {
         const StateWatts watts = state_watts(s, m);
         for (PowerState state : {PowerState::training, PowerState::rented, PowerState::idle, PowerState::off}) {
             if (watts.of(state) <= s.rig.psu->capacity_watts) continue;
-            throw root.table("rig", true)->table("psu", true)->error(
-                "capacity_watts",
+            const auto rig = root.table("rig", true);
+            // The PSU is a table of the rig, or a catalog part that brought its curve.
+            const InputError where = rig->contains("psu") ? rig->table("psu", true)->error("capacity_watts", "")
+                                                          : rig->error("parts", "");
+            throw InputError(where.source(), where.line(), where.key_path(),
                 fmt::format("the parts draw {:.0f} W DC when {} in month {} ({}), more than the PSU's {:.0f} W",
                             watts.of(state), to_string(state), m, draws(s, m, state), s.rig.psu->capacity_watts));
         }

@@ -74,6 +74,8 @@ std::optional<Rental> read_rental(const TomlReader& root, const Rig& rig, const 
         if (booking.contains("discount")) {
             b.discount = booking.number("discount", NumberRule::fraction());
         } else {
+            if (!booking.contains("months"))
+                throw booking.error("months", "missing required key: give months (a catalog discount) or discount");
             const auto months = booking.integer_or("months", 0, 1, 60);
             bool found = false;
             for (const auto& d : Catalog::shipped().rental_discounts())
