@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/temp_dir.hpp"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -48,25 +50,7 @@ void write_file(const fs::path& path, const std::string& text) {
     REQUIRE(out.good());
 }
 
-// A fresh directory under the system temp dir, removed with everything in it at scope exit.
-class TempDir {
-public:
-    TempDir() {
-        std::string pattern = (fs::temp_directory_path() / "payback-cli-XXXXXX").string();
-        REQUIRE(mkdtemp(pattern.data()) != nullptr);
-        path_ = pattern;
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
+using payback::test::TempDir;
 
 struct Result {
     int code;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/temp_dir.hpp"
 #include "csv_reader.hpp"
 #include "payback/carbon.hpp"
 #include "payback/error.hpp"
@@ -25,32 +26,7 @@ const std::string cloud_regions = PAYBACK_SOURCE_DIR "/pricing/cloud-regions.csv
 // 1 lb = 0.45359237 kg, so 1 lb/MWh = 0.00045359237 kg/kWh.
 constexpr double kg_per_lb = 0.45359237;
 
-// A fresh directory under the system temp dir, removed with everything in it at scope exit.
-class TempDir {
-public:
-    TempDir() {
-        std::string pattern = (fs::temp_directory_path() / "payback-carbon-XXXXXX").string();
-        REQUIRE(mkdtemp(pattern.data()) != nullptr);
-        path_ = pattern;
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-
-    std::string write(const std::string& name, const std::string& text) const {
-        const fs::path path = path_ / name;
-        std::ofstream out(path, std::ios::binary);
-        out << text;
-        REQUIRE(out.good());
-        return path.string();
-    }
-
-private:
-    fs::path path_;
-};
+using payback::test::TempDir;
 
 // A small valid grid file: header on line 2 (after a comment), rows on lines 3-5.
 const std::string grid_csv =

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "support/temp_dir.hpp"
 #include "csv_reader.hpp"
 
 namespace fs = std::filesystem;
@@ -15,34 +16,7 @@ using payback::detail::CsvTable;
 
 namespace {
 
-// A fresh directory under the system temp dir, removed with everything in it at scope exit.
-class TempDir {
-public:
-    TempDir() {
-        std::string pattern = (fs::temp_directory_path() / "payback-csv-XXXXXX").string();
-        REQUIRE(mkdtemp(pattern.data()) != nullptr);
-        path_ = pattern;
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-
-    /// Writes `text` byte for byte to `name` in this directory and returns its path.
-    std::string write(const std::string& name, const std::string& text) const {
-        const fs::path path = path_ / name;
-        std::ofstream out(path, std::ios::binary);
-        out << text;
-        REQUIRE(out.good());
-        return path.string();
-    }
-    const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
+using payback::test::TempDir;
 
 // The InputError that loading `path` throws; fails the test if it loads or throws anything else.
 InputError load_error(const std::string& path) {

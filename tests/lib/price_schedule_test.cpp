@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "support/temp_dir.hpp"
 #include "payback/error.hpp"
 #include "payback/price_schedule.hpp"
 
@@ -17,32 +18,7 @@ namespace {
 
 const std::string used_gpu_prices = PAYBACK_SOURCE_DIR "/pricing/used-gpu-prices.csv";
 
-// A fresh directory under the system temp dir, removed with everything in it at scope exit.
-class TempDir {
-public:
-    TempDir() {
-        std::string pattern = (fs::temp_directory_path() / "payback-prices-XXXXXX").string();
-        REQUIRE(mkdtemp(pattern.data()) != nullptr);
-        path_ = pattern;
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-
-    std::string write(const std::string& name, const std::string& text) const {
-        const fs::path path = path_ / name;
-        std::ofstream out(path, std::ios::binary);
-        out << text;
-        REQUIRE(out.good());
-        return path.string();
-    }
-
-private:
-    fs::path path_;
-};
+using payback::test::TempDir;
 
 // A small valid file: header on line 1, rows on lines 2-4.
 const std::string base_csv =
