@@ -185,7 +185,8 @@ Comparison compare(const Scenario& s) {
                             present(totals.levelized_cost_per_gpu_hour),
                             energy_kwh,
                             co2_kg,
-                            {}};
+                            {},
+                            std::nullopt};
     };
     auto versus = [&](const std::string& rig, const Metrics<double>& metrics, const ModelInputs<double>& inputs,
                       const std::vector<CashFlows>& tables, const Scenario& scenario, std::size_t i) {
