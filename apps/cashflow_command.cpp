@@ -70,7 +70,7 @@ std::string csv_table(const CashFlows& t) {
     for (std::size_t r = 0; r < t.months(); ++r) {
         std::string row;
         for (const auto& column : CashFlows::column_names())
-            row += (row.empty() ? "" : ",") + fmt::format("{}", t.value(column, r));
+            row += fmt::format("{}{}", row.empty() ? "" : ",", t.value(column, r));
         for (const auto& part : t.capex_by_part) row += fmt::format(",{}", part.capex[r]);
         out += row + "\n";
     }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "support/temp_dir.hpp"
 #include "csv_reader.hpp"
 
@@ -38,7 +40,7 @@ void check_error(const InputError& e, const std::string& path, int line, const s
     CHECK(e.key_path() == column);
     CHECK_THAT(e.message(), Catch::Contains(fragment));
     std::string expected = path;
-    if (line > 0) expected += ":" + std::to_string(line);
+    if (line > 0) expected += fmt::format(":{}", line);
     if (!column.empty()) expected += ": " + column;
     expected += ": ";
     expected += e.message();
