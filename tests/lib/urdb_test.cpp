@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "payback/error.hpp"
@@ -54,8 +55,8 @@ void check_error(const InputError& e, int line, const std::string& key_path, con
     CHECK(e.key_path() == key_path);
     CHECK_THAT(e.message(), Catch::Contains(fragment));
     std::string expected = "edited.json";
-    if (line > 0) expected += ":" + std::to_string(line);
-    if (!key_path.empty()) expected += ": " + key_path;
+    if (line > 0) expected += fmt::format(":{}", line);
+    if (!key_path.empty()) expected += fmt::format(": {}", key_path);
     CHECK(std::string(e.what()) == expected + ": " + e.message());
 }
 
