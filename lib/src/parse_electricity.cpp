@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "payback/carbon.hpp"
+#include "payback/catalog.hpp"
 #include "payback/urdb.hpp"
 #include "scenario_readers.hpp"
 
@@ -80,18 +81,33 @@ double read_kwh_price(const TomlReader& in, std::string_view key, const std::str
 }
 
 void read_electricity(const TomlReader& in, const ReadContext& context, Scenario& s) {
-    const char* kinds[] = {"price_per_kwh", "tiers", "urdb", "periods"};
+    const char* kinds[] = {"price_per_kwh", "region", "tiers", "urdb", "periods"};
     int given = 0;
     for (const char* kind : kinds) given += in.contains(kind) ? 1 : 0;
     if (given != 1)
         throw in.error(given == 0 ? "price_per_kwh" : "tiers",
-                       given == 0 ? "missing required key (a number; or tiers, urdb or periods for other tariffs)"
-                                  : "give one tariff: price_per_kwh, tiers, urdb or periods");
+                       given == 0 ? "missing required key (a number; or region, tiers, urdb or periods)"
+                                  : "give one tariff: price_per_kwh, region, tiers, urdb or periods");
     if (in.contains("price_per_kwh")) {
         const double price = read_kwh_price(in, "price_per_kwh", s.currency);
         s.electricity_price = units::money_per_kwh(price);
         s.tariff = flat_tariff(price);
         s.tariff_kind = "flat";
+    } else if (in.contains("region")) {
+        // The latest average price of a region in pricing/electricity-prices.csv.
+        s.electricity_region = in.string("region");
+        try {
+            const ElectricityRate& rate = Catalog::shipped().rate(s.electricity_region);
+            if (rate.currency != s.currency)
+                throw InputError("pricing", 0, "region", fmt::format("{} is priced in {}, the scenario is in {}",
+                                                                     rate.region, rate.currency, s.currency));
+            s.electricity_price = units::money_per_kwh(rate.price_per_kwh);
+            s.electricity_origin = rate.origin.describe();
+            s.tariff = flat_tariff(rate.price_per_kwh);
+            s.tariff_kind = "region";
+        } catch (const InputError& e) {
+            throw in.error("region", e.message());
+        }
     } else if (in.contains("tiers")) {
         s.tariff = tiered_tariff(read_tiers(in, "tiers", s.currency));
         s.tariff_kind = "tiered";
@@ -111,6 +127,13 @@ void read_electricity(const TomlReader& in, const ReadContext& context, Scenario
     if (in.contains("grid_region") && in.contains("co2_kg_per_kwh"))
         throw in.error("grid_region", "give grid_region (looked up in pricing/grid-carbon.csv) or co2_kg_per_kwh, "
                                       "not both");
+    // The grid of the price region, when the carbon file has it and nothing else is said.
+    if (!s.electricity_region.empty() && !in.contains("grid_region") && !in.contains("co2_kg_per_kwh")) try {
+            s.grid_co2_kg_per_kwh =
+                load_grid_intensity((pricing_dir() / "grid-carbon.csv").string(), s.electricity_region).kg_co2_per_kwh;
+            s.grid_region = s.electricity_region;
+        } catch (const InputError&) {
+        }
     if (in.contains("grid_region")) {
         s.grid_region = in.string("grid_region");
         try {

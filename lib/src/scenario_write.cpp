@@ -111,6 +111,9 @@ std::string rig_power(const Rig& rig) {
 std::string electricity(const Scenario& s) {
     std::string out = "\n[electricity]\n";
     if (s.tariff_kind == "flat") out += "price_per_kwh = " + number(units::in_money_per_kwh(s.electricity_price)) + "\n";
+    if (s.tariff_kind == "region")
+        out += "region = " + quoted(s.electricity_region) + "  # " + number(units::in_money_per_kwh(s.electricity_price)) +
+               " per kWh, " + s.electricity_origin + "\n";
     if (s.tariff_kind == "tiered") out += "tiers = " + tiers(s.tariff.periods.at(0).tiers) + "\n";
     if (s.tariff_kind == "urdb") out += "urdb = " + quoted(s.tariff_file) + "\n";
     if (s.tariff_kind == "tou") {

@@ -153,3 +153,17 @@ TEST_CASE("rental income is taxed under the business perspective", "[markets][re
     // No deductions: the tax is 25 % of the rental income.
     CHECK(rented.tax[0] == Approx(-0.25 * rented.rental_income[0]));
 }
+
+TEST_CASE("an electricity region takes its price from the catalog, and its grid's carbon", "[markets][catalog]") {
+    // EIA 2023: California 29.51 cents/kWh (pricing-facts §4.1).
+    const Scenario s = hand({{"electricity", "{ region = \"US-CA\" }"}});
+    CHECK(units::in_money_per_kwh(s.electricity_price) == Approx(0.2951));
+    CHECK(s.tariff_kind == "region");
+    CHECK(s.grid_region == "US-CA");
+    CHECK(s.grid_co2_kg_per_kwh > 0);
+    CHECK_THAT(to_toml(s), Catch::Contains("region = 'US-CA'  # 0.2951 per kWh, pricing/electricity-prices.csv:"));
+    const Scenario again = parse_scenario(to_toml(s), PAYBACK_SOURCE_DIR "/hand.toml");
+    CHECK(units::in_money_per_kwh(again.electricity_price) == Approx(0.2951));
+    CHECK_THROWS_WITH(hand({{"electricity", "{ region = \"DE\" }"}}), Catch::Contains("priced in EUR"));
+    CHECK_THROWS_WITH(hand({{"electricity", "{ region = \"US-CAL\" }"}}), Catch::Contains("electricity.region"));
+}

@@ -148,7 +148,9 @@ struct Scenario {
     Rig rig;
     units::MoneyPerEnergy electricity_price;  ///< the flat price; for other tariffs, 0
     Tariff tariff;                  ///< flat, tiered or time-of-use; every tariff is one
-    std::string tariff_kind = "flat";  ///< flat, tiered, urdb, tou (as written)
+    std::string tariff_kind = "flat";  ///< flat, region, tiered, urdb, tou (as written)
+    std::string electricity_region;    ///< a pricing/electricity-prices.csv region, for "region"
+    std::string electricity_origin;    ///< the catalog row its price came from
     std::string tariff_file;        ///< the URDB file, as written
     double electricity_escalation = 0.0;  ///< per year, nominal
     double grid_co2_kg_per_kwh = 0.0;     ///< the rig's grid; 0: not given
