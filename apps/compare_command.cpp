@@ -43,9 +43,10 @@ std::string hardware_text(const Scenario& s, const Comparison& c) {
     const auto training = static_cast<std::size_t>(PowerState::training);
     const auto idle = static_cast<std::size_t>(PowerState::idle);
     std::string out = "\n" + std::string(r.circuit_check.over ? "WARNING: " : "") + r.circuit_check.message + "\n";
-    out += fmt::format("Heat: {} W ({} BTU/h) while training, {} W idle. Energy: {} kWh a month",
-                       amount(r.heat_watts[training]), amount(r.heat_btu_per_hour[training]), amount(r.heat_watts[idle]),
-                       amount(r.energy_kwh_per_month));
+    out += fmt::format("Heat: {} W ({} BTU/h) while training", amount(r.heat_watts[training]),
+                       amount(r.heat_btu_per_hour[training]));
+    if (s.rig.when_not_training == WhenNotTraining::idle) out += fmt::format(", {} W idle", amount(r.heat_watts[idle]));
+    out += fmt::format(". Energy: {} kWh a month", amount(r.energy_kwh_per_month));
     if (r.energy_kwh_by_period.size() > 1) {
         std::vector<std::string> periods;
         for (const auto& [name, kwh] : r.energy_kwh_by_period)

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "payback/cloud_cost.hpp"
+
 namespace payback {
 
 namespace {
@@ -62,7 +64,8 @@ RigReport rig_report(const Scenario& s, const RigEnergy& energy) {
 }
 
 double cloud_co2_kg(const Scenario& s, const CloudOption& cloud, double work_hours_per_month) {
-    const double hours = work_hours_per_month / cloud.speedup * s.horizon_months;
+    // The instance's hours, spot's repeated work included.
+    const double hours = cloud_month(s, cloud, work_hours_per_month).instance_hours * s.horizon_months;
     return hours * units::in_watts(cloud.power) / 1000.0 * cloud.pue * cloud.co2_kg_per_kwh;
 }
 
