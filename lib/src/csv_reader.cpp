@@ -1,11 +1,10 @@
 #include "csv_reader.hpp"
+#include "text_file.hpp"
+
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -131,15 +130,7 @@ std::string joined(const std::vector<std::string>& names) {
 }  // namespace
 
 CsvTable CsvTable::load(const std::string& path) {
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(path, error))
-        throw InputError(path, 0, "",
-                         std::filesystem::exists(path, error) ? "not a regular file" : "no such file");
-    std::ifstream file(path, std::ios::binary);
-    if (!file) throw InputError(path, 0, "", "cannot open the file");
-    std::ostringstream text;
-    text << file.rdbuf();
-    return parse(text.str(), path);
+    return parse(read_text_file(path), path);
 }
 
 CsvTable CsvTable::parse(std::string_view text, const std::string& path) {

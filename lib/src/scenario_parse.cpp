@@ -2,8 +2,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -14,6 +12,7 @@
 #include "payback/catalog.hpp"
 #include "payback/rig_scaling.hpp"
 #include "scenario_readers.hpp"
+#include "text_file.hpp"
 #include "toml_reader.hpp"
 
 namespace payback {
@@ -262,15 +261,7 @@ Scenario parse_scenario(const std::string& toml_text, const std::string& source,
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides) {
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(path, error))
-        throw InputError(path, 0, "", std::filesystem::exists(path, error) ? "not a regular file"
-                                                                        : "no such scenario file");
-    std::ifstream file(path, std::ios::binary);
-    if (!file) throw InputError(path, 0, "", "cannot open the scenario file");
-    std::ostringstream text;
-    text << file.rdbuf();
-    return parse_scenario(text.str(), path, overrides);
+    return parse_scenario(detail::read_text_file(path, "scenario file"), path, overrides);
 }
 
 const char* to_string(Perspective perspective) {

@@ -1,12 +1,10 @@
 #include "payback/urdb.hpp"
 
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +14,7 @@
 
 #include "payback/conventions.hpp"
 #include "payback/error.hpp"
+#include "text_file.hpp"
 
 namespace payback {
 
@@ -207,15 +206,7 @@ Tariff parse_urdb_tariff(std::string_view text, const std::string& source) {
 }
 
 Tariff load_urdb_tariff(const std::string& path) {
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(path, error))
-        throw InputError(path, 0, "",
-                         std::filesystem::exists(path, error) ? "not a regular file" : "no such file");
-    std::ifstream file(path, std::ios::binary);
-    if (!file) throw InputError(path, 0, "", "cannot open the file");
-    std::ostringstream text;
-    text << file.rdbuf();
-    return parse_urdb_tariff(text.str(), path);
+    return parse_urdb_tariff(detail::read_text_file(path), path);
 }
 
 }  // namespace payback
