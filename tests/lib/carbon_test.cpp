@@ -14,6 +14,7 @@
 #include "csv_reader.hpp"
 #include "payback/carbon.hpp"
 #include "payback/error.hpp"
+#include "support/input_errors.hpp"
 
 namespace fs = std::filesystem;
 using namespace payback;
@@ -27,6 +28,8 @@ const std::string cloud_regions = PAYBACK_SOURCE_DIR "/pricing/cloud-regions.csv
 constexpr double kg_per_lb = 0.45359237;
 
 using payback::test::TempDir;
+using payback::test::check_error;
+using payback::test::replaced;
 
 // A small valid grid file: header on line 2 (after a comment), rows on lines 3-5.
 const std::string grid_csv =
@@ -44,41 +47,14 @@ const std::string cloud_csv =
     "gcp,us-central1,US-IA,0.41272,1.09,2026-11-29,https://example.com/gcp\n"
     "azure,eastus,US-VA,0.243512,1.18,2026-11-29,https://example.com/azure\n";
 
-// `text` with the first `from` replaced by `to`; REQUIREs the match so a typo cannot leave it valid.
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-    const auto at = text.find(from);
-    REQUIRE(at != std::string::npos);
-    return text.replace(at, from.size(), to);
-}
-
-// The InputError that `load` throws; fails the test otherwise.
-template <typename Load>
-InputError error_of(Load load) {
-    try {
-        load();
-    } catch (const InputError& e) {
-        return e;
-    }
-    FAIL("expected an InputError, but the row loaded");
-    throw std::logic_error("unreachable");  // FAIL throws; this keeps the compiler content
-}
-
 InputError grid_error(const std::string& path, const std::string& region) {
-    return error_of([&] { load_grid_intensity(path, region); });
+    return test::input_error([&] { load_grid_intensity(path, region); });
 }
 
 InputError cloud_error(const std::string& path, const std::string& provider, const std::string& region) {
-    return error_of([&] { load_cloud_region(path, provider, region); });
+    return test::input_error([&] { load_cloud_region(path, provider, region); });
 }
 
-void check_error(const InputError& e, const std::string& path, int line, const std::string& column,
-                 const std::string& fragment) {
-    INFO("what(): " << e.what());
-    CHECK(e.source() == path);
-    CHECK(e.line() == line);
-    CHECK(e.key_path() == column);
-    CHECK_THAT(e.message(), Catch::Contains(fragment));
-}
 
 }  // namespace
 

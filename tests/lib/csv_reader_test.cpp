@@ -11,6 +11,7 @@
 
 #include "support/temp_dir.hpp"
 #include "csv_reader.hpp"
+#include "support/input_errors.hpp"
 
 namespace fs = std::filesystem;
 using payback::InputError;
@@ -19,44 +20,17 @@ using payback::detail::CsvTable;
 namespace {
 
 using payback::test::TempDir;
+using payback::test::check_error;
 
-// The InputError that loading `path` throws; fails the test if it loads or throws anything else.
+// The InputError that loading `path` throws.
 InputError load_error(const std::string& path) {
-    try {
-        CsvTable::load(path);
-    } catch (const InputError& e) {
-        return e;
-    }
-    FAIL("expected an InputError, but " << path << " loaded");
-    throw std::logic_error("unreachable");  // FAIL throws; this keeps the compiler content
-}
-
-// Checks every field of the error and its one-line form "file:line: column: message".
-void check_error(const InputError& e, const std::string& path, int line, const std::string& column,
-                 const std::string& fragment) {
-    INFO("what(): " << e.what());
-    CHECK(e.source() == path);
-    CHECK(e.line() == line);
-    CHECK(e.key_path() == column);
-    CHECK_THAT(e.message(), Catch::Contains(fragment));
-    std::string expected = path;
-    if (line > 0) expected += fmt::format(":{}", line);
-    if (!column.empty()) expected += ": " + column;
-    expected += ": ";
-    expected += e.message();
-    CHECK(std::string(e.what()) == expected);
+    return payback::test::input_error([&] { CsvTable::load(path); });
 }
 
 // The InputError that `read` throws when applied to the table.
 template <class Read>
 InputError cell_error(const CsvTable& table, Read read) {
-    try {
-        read(table);
-    } catch (const InputError& e) {
-        return e;
-    }
-    FAIL("expected an InputError from reading the cell");
-    throw std::logic_error("unreachable");
+    return payback::test::input_error([&] { read(table); });
 }
 
 }  // namespace

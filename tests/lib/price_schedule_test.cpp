@@ -10,6 +10,7 @@
 #include "support/temp_dir.hpp"
 #include "payback/error.hpp"
 #include "payback/price_schedule.hpp"
+#include "support/input_errors.hpp"
 
 namespace fs = std::filesystem;
 using namespace payback;
@@ -19,6 +20,8 @@ namespace {
 const std::string used_gpu_prices = PAYBACK_SOURCE_DIR "/pricing/used-gpu-prices.csv";
 
 using payback::test::TempDir;
+using payback::test::check_error;
+using payback::test::replaced;
 
 // A small valid file: header on line 1, rows on lines 2-4.
 const std::string base_csv =
@@ -27,32 +30,11 @@ const std::string base_csv =
     "2022-01-15,Card A,100,USD,10,2024-12-04,https://example.com/a\n"
     "2022-01-15,Card B,300,USD,5,2024-12,https://example.com/b\n";
 
-// `text` with the first `from` replaced by `to`; REQUIREs the match so a typo cannot leave it valid.
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-    const auto at = text.find(from);
-    REQUIRE(at != std::string::npos);
-    return text.replace(at, from.size(), to);
-}
-
-// The InputError that loading `item` from `path` throws; fails the test otherwise.
+// The InputError that loading `item` from `path` throws.
 InputError load_error(const std::string& path, const std::string& item) {
-    try {
-        load_price_schedule(path, item);
-    } catch (const InputError& e) {
-        return e;
-    }
-    FAIL("expected an InputError, but " << item << " loaded from " << path);
-    throw std::logic_error("unreachable");  // FAIL throws; this keeps the compiler content
+    return payback::test::input_error([&] { load_price_schedule(path, item); });
 }
 
-void check_error(const InputError& e, const std::string& path, int line, const std::string& column,
-                 const std::string& fragment) {
-    INFO("what(): " << e.what());
-    CHECK(e.source() == path);
-    CHECK(e.line() == line);
-    CHECK(e.key_path() == column);
-    CHECK_THAT(e.message(), Catch::Contains(fragment));
-}
 
 }  // namespace
 

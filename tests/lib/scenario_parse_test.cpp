@@ -7,6 +7,7 @@
 
 #include "payback/error.hpp"
 #include "payback/scenario.hpp"
+#include "support/input_errors.hpp"
 
 using payback::InputError;
 using payback::Override;
@@ -57,35 +58,17 @@ int line_of(const std::string& text, const std::string& needle) {
     return line;
 }
 
-// `text` with the first `from` replaced by `to`. REQUIREs the match, so a typo in a test cannot
-// silently leave the scenario valid.
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-    const auto at = text.find(from);
-    REQUIRE(at != std::string::npos);
-    return text.replace(at, from.size(), to);
-}
+using payback::test::replaced;
 
 const std::string source = "test.toml";
 
-// The InputError that parsing `text` throws; fails the test if it parses or throws anything else.
+// The InputError that parsing `text` throws.
 InputError error_from(const std::string& text, const std::vector<Override>& overrides = {}) {
-    try {
-        payback::parse_scenario(text, source, overrides);
-    } catch (const InputError& e) {
-        return e;
-    }
-    FAIL("expected an InputError, but the scenario was accepted");
-    throw std::logic_error("unreachable");  // FAIL throws; this keeps the compiler content
+    return payback::test::input_error([&] { payback::parse_scenario(text, source, overrides); });
 }
 
-// Checks every field of the error and its one-line form "source:line: key.path: message".
 void check_error(const InputError& e, int line, const std::string& key_path, const std::string& fragment) {
-    INFO("what(): " << e.what());
-    CHECK(e.source() == source);
-    CHECK(e.line() == line);
-    CHECK(e.key_path() == key_path);
-    CHECK_THAT(e.message(), Catch::Contains(fragment));
-    CHECK(std::string(e.what()) == source + ":" + std::to_string(line) + ": " + key_path + ": " + e.message());
+    payback::test::check_error(e, source, line, key_path, fragment);
 }
 
 Override set(const std::string& assignment) { return payback::parse_override(assignment); }

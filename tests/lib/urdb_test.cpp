@@ -14,6 +14,7 @@
 #include "payback/error.hpp"
 #include "payback/tariff.hpp"
 #include "payback/urdb.hpp"
+#include "support/input_errors.hpp"
 
 using namespace payback;
 using nlohmann::json;
@@ -29,15 +30,9 @@ json read_json(const std::string& path) {
     return json::parse(file);
 }
 
-// The InputError that parsing `text` throws; fails the test if it parses.
+// The InputError that parsing `text` throws.
 InputError parse_error(const std::string& text) {
-    try {
-        parse_urdb_tariff(text, "edited.json");
-    } catch (const InputError& e) {
-        return e;
-    }
-    FAIL("expected an InputError, but the record parsed");
-    throw std::logic_error("unreachable");
+    return payback::test::input_error([&] { parse_urdb_tariff(text, "edited.json"); });
 }
 
 // The fixture with one edit applied, serialised.
@@ -49,15 +44,7 @@ std::string edited(Edit edit) {
 }
 
 void check_error(const InputError& e, int line, const std::string& key_path, const std::string& fragment) {
-    INFO("what(): " << e.what());
-    CHECK(e.source() == "edited.json");
-    CHECK(e.line() == line);
-    CHECK(e.key_path() == key_path);
-    CHECK_THAT(e.message(), Catch::Contains(fragment));
-    std::string expected = "edited.json";
-    if (line > 0) expected += fmt::format(":{}", line);
-    if (!key_path.empty()) expected += fmt::format(": {}", key_path);
-    CHECK(std::string(e.what()) == expected + ": " + e.message());
+    payback::test::check_error(e, "edited.json", line, key_path, fragment);
 }
 
 std::array<double, hours_per_week> constant_profile(double kwh) {
