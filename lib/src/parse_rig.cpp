@@ -291,7 +291,7 @@ void check_wiring(const TomlReader& root, const Scenario& s) {
 
 // A power limit stretches the hours the work takes: they must still fit in a month.
 void check_hours(const TomlReader& root, const Scenario& s) {
-    const double hours = rig_energy(s).rig_hours_per_month;
+    const double hours = energy_model(s).usage.hours_per_month(PowerState::training);
     if (hours > 730.0 + 1e-9)
         throw root.table("workload", true)->error(
             "gpu_hours_per_month", fmt::format("takes {:.1f} h a month on the rig under its power limit, more than "

@@ -106,6 +106,13 @@ RigEnergy rig_energy(const Scenario& s) {
     out.work_hours_per_month = s.rig.schedule.empty() ? units::in_hours(s.training_per_month)
                                                       : out.rig_hours_per_month * out.throughput_factor;
     out.rented_hours_per_month = model.usage.hours_per_month(PowerState::rented);
+    const double offered_hours = offered_hours_per_month(s, model);
+    // The states the week uses (training always counts): the peak is the most any of them draws.
+    std::array<bool, power_states> used{};
+    used[static_cast<std::size_t>(PowerState::training)] = true;
+    for (int state = 0; state < power_states; ++state)
+        for (int h = 0; h < hours_per_week; ++h)
+            if (model.usage.share_of(h, static_cast<PowerState>(state)) > 0) used[static_cast<std::size_t>(state)] = true;
     for (int m = 1; m <= s.horizon_months; ++m) {
         const int calendar = calendar_month_of(s, m);
         const StateWatts watts = state_watts(s, m);
@@ -117,11 +124,9 @@ RigEnergy rig_energy(const Scenario& s) {
         out.calendar_month.push_back(calendar);
         int gpus = 0;
         for (const Part& part : s.rig.parts)
-            if (part.kind == PartKind::gpu && m >= part.purchase_month &&
-                m <= std::min(part.retire_month.value_or(s.horizon_months), s.horizon_months))
-                gpus += part.count;
+            if (part.kind == PartKind::gpu && held(part, m, s.horizon_months)) gpus += part.count;
         out.gpus_held.push_back(gpus);
-        out.rentable_gpu_hours.push_back(gpus * offered_hours_per_month(s, model));
+        out.rentable_gpu_hours.push_back(gpus * offered_hours);
         out.wall_kwh.push_back(month.wall_kwh + month.cooling_kwh);
         out.cooling_kwh.push_back(month.cooling_kwh);
         out.cost.push_back(month.cost);
@@ -132,10 +137,7 @@ RigEnergy rig_energy(const Scenario& s) {
             const double wall = model.psu.wall_watts(dc);
             auto& most = out.wall_watts_by_state[static_cast<std::size_t>(state)];
             most = std::max(most, wall);
-            bool used = state == static_cast<int>(PowerState::training);
-            for (int h = 0; h < hours_per_week; ++h)
-                used = used || model.usage.share_of(h, static_cast<PowerState>(state)) > 0;
-            if (used && wall > out.peak_wall_watts) {
+            if (used[static_cast<std::size_t>(state)] && wall > out.peak_wall_watts) {
                 out.peak_wall_watts = wall;
                 out.peak_dc_watts = dc;
             }
