@@ -2,6 +2,13 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include <unistd.h>
+
+#include "payback/error.hpp"
 
 #include "payback/format.hpp"
 
@@ -29,6 +36,28 @@ Scenario load(const ScenarioArgs& args) {
 void emit(const std::string& text) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+    const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out) throw InputError(path, 0, "", "cannot write here (no such directory, or no permission)");
+        out << text;
+        out.flush();
+        if (!out) {
+            std::error_code ignored;
+            std::filesystem::remove(temporary, ignored);
+            throw InputError(path, 0, "", "could not write all of it (disk full?)");
+        }
+    }
+    std::error_code error;
+    std::filesystem::rename(temporary, path, error);
+    if (error) {
+        std::error_code ignored;
+        std::filesystem::remove(temporary, ignored);
+        throw InputError(path, 0, "", "cannot replace it: " + error.message());
+    }
 }
 
 std::string amount(double value, int decimals) { return format_amount(value, decimals); }

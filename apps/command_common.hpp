@@ -29,6 +29,10 @@ Scenario load(const ScenarioArgs& args);
 /// Writes the whole text to stdout in one go.
 void emit(const std::string& text);
 
+/// Writes `text` to `path` atomically: a temporary file beside it, then a rename, so an interrupted
+/// run leaves the old file or none, never half of the new one. Throws InputError when it cannot.
+void write_file_atomically(const std::string& path, const std::string& text);
+
 /// A number for tables: thousands separated, fixed decimals; "-" when absent.
 std::string amount(double value, int decimals = 0);
 std::string amount(const std::optional<double>& value, int decimals = 0);

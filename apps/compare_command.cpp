@@ -75,6 +75,25 @@ std::string hardware_text(const Scenario& s, const Comparison& c) {
     return out;
 }
 
+// With a [workload] job: what a run costs on each option, and where each throughput came from.
+std::string job_text(const Scenario& s, const Comparison& c, std::size_t width) {
+    if (!s.job || c.options.empty() || !c.options.front().job) return "";
+    const TrainingJob& j = *s.job;
+    std::string out = fmt::format("\nA run: {} epochs of {} samples of {} (batch {}), {} runs a month\n", amount(j.epochs, 2),
+                                  amount(j.samples_per_epoch), j.model, j.batch, amount(j.runs_per_month, 1));
+    out += fmt::format("{:<{}}  {:>10} {:>7} {:>9} {:>9} {:>10} {:>8}\n", "option", width, "samples/s", "h/run",
+                       "per run", "per epoch", "per M smp", "kWh/run");
+    for (const OptionResult& o : c.options)
+        out += fmt::format("{:<{}}  {:>10} {:>7} {:>9} {:>9} {:>10} {:>8}\n", o.name, width,
+                           amount(o.job->samples_per_second), amount(o.job->hours_per_run, 2),
+                           amount(o.job->cost_per_run, 2), amount(o.job->cost_per_epoch, 2),
+                           amount(o.job->cost_per_million_samples, 2), amount(o.job->kwh_per_run, 3));
+    out += "Throughput: " + s.rig.name + " " + j.gpu_origin + "\n";
+    for (const CloudOption& cloud : s.clouds)
+        if (!cloud.throughput_origin.empty()) out += "            " + cloud.name + " " + cloud.throughput_origin + "\n";
+    return out;
+}
+
 std::string text_report(const Scenario& s, const Comparison& c) {
     std::string out = fmt::format("{}: {} months, {:.4g} GPU-hours of training a month, discount rate {:.1f}%/yr, {}{}\n\n",
                                   s.name, s.horizon_months, units::in_hours(s.training_per_month),
@@ -89,6 +108,7 @@ std::string text_report(const Scenario& s, const Comparison& c) {
                            amount(o.total_cost), amount(o.npv_cost), amount(o.cost_per_gpu_hour, 2),
                            amount(o.levelized_cost_per_gpu_hour, 2),
                            o.kind == OptionKind::diy ? amount(o.energy_kwh) : "");
+    out += job_text(s, c, width);
     out += hardware_text(s, c);
     if (!c.versus.empty()) {
         std::string rig;
@@ -112,7 +132,8 @@ std::string csv_report(const Comparison& c) {
     std::string out =
         "name,kind,total_cost,npv_cost,npv,cost_per_gpu_hour,levelized_cost_per_gpu_hour,energy_kwh,"
         "payback_months,payback_months_if_sold,discounted_payback_months,npv_savings,roi,irr,irr_status,"
-        "irr_roots,optimal_sale_month,optimal_sale_npv_savings,breakeven_gpu_hours_per_month\n";
+        "irr_roots,optimal_sale_month,optimal_sale_npv_savings,breakeven_gpu_hours_per_month,"
+        "cost_per_run,cost_per_epoch,cost_per_million_samples,kwh_per_run\n";
     auto cell = [](const std::optional<double>& v) { return v ? fmt::format("{}", *v) : std::string(); };
     for (std::size_t i = 0; i < c.options.size(); ++i) {
         const OptionResult& o = c.options[i];
@@ -122,17 +143,20 @@ std::string csv_report(const Comparison& c) {
         const auto found = std::find_if(c.versus.begin(), c.versus.end(), [&](const VersusResult& v) {
             return v.rig == c.options.front().name && v.cloud == o.name;
         });
+        const std::string job = o.job ? fmt::format(",{},{},{},{}", o.job->cost_per_run, o.job->cost_per_epoch,
+                                                    o.job->cost_per_million_samples, cell(o.job->kwh_per_run))
+                                      : ",,,,";
         if (found == c.versus.end()) {  // the rig renting out: its own row, no comparison columns
-            out += ",,,,,,,,,,,\n";
+            out += ",,,,,,,,,,," + job + "\n";
             continue;
         }
         const VersusResult& v = *found;
         std::string roots;  // several in one cell, separated by semicolons
         for (double root : v.irr_roots) roots += fmt::format("{}{}", roots.empty() ? "" : ";", root);
-        out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{}\n", cell(v.payback_months),
+        out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{}{}\n", cell(v.payback_months),
                            cell(v.payback_months_if_sold), cell(v.discounted_payback_months), v.npv_savings,
                            cell(v.roi), cell(v.irr), v.irr_status, roots, v.optimal_sale_month,
-                           v.optimal_sale_npv_savings, cell(v.breakeven_gpu_hours_per_month));
+                           v.optimal_sale_npv_savings, cell(v.breakeven_gpu_hours_per_month), job);
     }
     return out;
 }

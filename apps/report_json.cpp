@@ -68,6 +68,14 @@ nlohmann::json comparison_json(const Scenario& s, const Comparison& c) {
                            {"energy_kwh_by_period", periods},
                            {"co2_kg_total", o.co2_kg_total},
                            {"monthly_net", c.cashflows[i].net}});
+        if (o.job)
+            options.back()["job"] = {{"samples_per_second", o.job->samples_per_second},
+                                     {"throughput_origin", o.job->throughput_origin},
+                                     {"hours_per_run", o.job->hours_per_run},
+                                     {"cost_per_run", o.job->cost_per_run},
+                                     {"cost_per_epoch", o.job->cost_per_epoch},
+                                     {"cost_per_million_samples", o.job->cost_per_million_samples},
+                                     {"kwh_per_run", optional_number(o.job->kwh_per_run)}};
         if (o.billing)
             options.back()["billing"] = {
                 {"instance_hours_per_month", o.billing->instance_hours},

@@ -159,6 +159,49 @@ std::vector<CashFlows> cash_flows(const Scenario& s) {
     return tables;
 }
 
+namespace {
+
+JobCosts job_costs(const TrainingJob& job, const OptionResult& option, double runs, double samples_per_second,
+                   std::string origin, double hours_per_run, std::optional<double> kwh_per_run) {
+    JobCosts j;
+    j.samples_per_second = samples_per_second;
+    j.throughput_origin = std::move(origin);
+    j.hours_per_run = hours_per_run;
+    j.cost_per_run = option.total_cost / runs;
+    j.cost_per_epoch = j.cost_per_run / job.epochs;
+    j.cost_per_million_samples = j.cost_per_run / job.samples_per_run() * 1e6;
+    j.kwh_per_run = kwh_per_run;
+    return j;
+}
+
+// Cost per run, epoch and million samples, and energy per run, on every option.
+void add_job_costs(Comparison& c, const Scenario& s) {
+    const TrainingJob& job = *s.job;
+    const double runs = job.runs_per_month * s.horizon_months;
+    c.scaling.efficiency = job.scaling_efficiency;
+    // The rig trains at its measured speed, slowed by any power limit, drawing its training watts.
+    const double rig_hours = job.rig_hours_per_run() / c.rig.throughput_factor;
+    const double training_wall_kw = c.rig.heat_watts[static_cast<std::size_t>(PowerState::training)] / 1000.0;
+    std::size_t cloud = 0;
+    for (OptionResult& option : c.options) {
+        if (option.kind == OptionKind::diy) {
+            option.job = job_costs(job, option, runs, job.rig_samples_per_second() * c.rig.throughput_factor,
+                                   job.gpu_origin, rig_hours, rig_hours * training_wall_kw);
+            continue;
+        }
+        const CloudOption& o = s.clouds[cloud++];
+        // Instance hours include spot's repeated work; the draw is the instance's IT load times its PUE.
+        const double hours = option.billing ? option.billing->instance_hours / job.runs_per_month
+                                            : job.rig_hours_per_run() / o.speedup;
+        const double watts = units::in_watts(o.power);
+        option.job = job_costs(job, option, runs, job.rig_samples_per_second() * o.speedup,
+                               o.throughput_origin.empty() ? "speedup against the rig" : o.throughput_origin, hours,
+                               watts > 0 ? std::optional(hours * watts * o.pue / 1000.0) : std::nullopt);
+    }
+}
+
+}  // namespace
+
 Comparison compare(const Scenario& s) {
     // With a rental market, the rig appears twice: as the owner runs it alone, and renting out.
     const Scenario alone = without_rental(s);
@@ -186,6 +229,7 @@ Comparison compare(const Scenario& s) {
                             energy_kwh,
                             co2_kg,
                             {},
+                            std::nullopt,
                             std::nullopt};
     };
     auto versus = [&](const std::string& rig, const Metrics<double>& metrics, const ModelInputs<double>& inputs,
@@ -223,6 +267,7 @@ Comparison compare(const Scenario& s) {
         for (std::size_t i = 0; i < s.clouds.size(); ++i)
             c.versus.push_back(versus(name, rented.metrics, rented.in, rented.tables, s, i));
     }
+    if (s.job && s.job->runs_per_month > 0) add_job_costs(c, s);
     c.verdict = verdict_for(c, s);
     return c;
 }

@@ -78,6 +78,7 @@ void fill_from_catalog(const TomlReader& in, const ReadContext& context, const G
     if (row->billing_increment_seconds) cloud.billing.increment_seconds = *row->billing_increment_seconds;
     if (row->billing_minimum_seconds) cloud.billing.minimum_seconds = *row->billing_minimum_seconds;
     cloud.gpus = row->gpu_count;
+    cloud.gpu = row->gpu;
     const GpuSpec& gpu = catalog.gpu(row->gpu);
     if (gpu.board_power_watts) {
         cloud.power = units::watts(*gpu.board_power_watts * row->gpu_count);
@@ -95,7 +96,8 @@ void fill_from_catalog(const TomlReader& in, const ReadContext& context, const G
 
 }  // namespace
 
-std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& context, const Rig& rig) {
+std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& context, const Rig& rig,
+                                     const TrainingJob* job) {
     const GpuSpec* rig_gpu = nullptr;
     for (const Part& part : rig.parts)
         if (!part.catalog_gpu.empty() && !rig_gpu) rig_gpu = &Catalog::shipped().gpu(part.catalog_gpu);
@@ -118,8 +120,10 @@ std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& 
             if (in.contains("per_gpu_speedup") && in.contains("speedup"))
                 throw in.error("per_gpu_speedup", "give speedup (against the whole rig) or per_gpu_speedup, not both");
             cloud.per_gpu_speedup.reset();
+            std::erase_if(cloud.from_catalog, [](const auto& entry) { return entry.first == "per_gpu_speedup"; });
             if (in.contains("per_gpu_speedup")) cloud.per_gpu_speedup = in.number("per_gpu_speedup", NumberRule::positive());
         }
+        calibrate_cloud(in, job, cloud);
         if (!cloud.instance.empty() && !cloud.per_gpu_speedup && !in.contains("speedup"))
             throw in.error("speedup", "missing required key: the GPU catalog has no throughput ratio between the rig's "
                                       "GPU and this instance's (give the rig's GPU as gpu = \"...\", or speedup)");

@@ -220,12 +220,26 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
     if (workload) {
         s.deferrable_training = workload->boolean_or("deferrable", false);
         if (workload->contains("job_hours")) s.job_hours = workload->number("job_hours", NumberRule::positive());
-        workload->finish();
     }
 
     const detail::ReadContext context{std::filesystem::path(source).parent_path(), s.currency, s.start,
                                       s.horizon_months};
     s.rig = read_rig(*root.table("rig", true), context);
+    RigScaling scaling = rig_scaling(s);
+    if (workload && workload->contains("job")) {
+        if (hours) throw workload->error("job", "give gpu_hours_per_month or job, not both");
+        s.job = detail::read_job(*workload, context, s.rig, scaling);
+        hours = s.job->runs_per_month * s.job->rig_hours_per_run();
+        if (*hours > conventions::hours_per_month)
+            throw workload->error("job", fmt::format("takes {:.1f} h a month on the rig ({:.0f} samples/s), more than "
+                                                     "the month's 730 h",
+                                                     *hours, s.job->rig_samples_per_second()));
+        if (!s.job_hours) s.job_hours = s.job->rig_hours_per_run();
+        scaling.efficiency = s.job->scaling_efficiency;  // the rig's GPUs on this model
+    } else if (workload && workload->contains("calibration")) {
+        throw workload->error("calibration", "needs workload.job: the runs the profile is to time");
+    }
+    if (workload) workload->finish();
     s.training_per_month = units::hours(training_hours(root, workload, hours, s.rig));
 
     detail::read_electricity(*root.table("electricity", true), context, s);
@@ -234,13 +248,13 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
     s.financing = read_financing(root);
     s.tax = read_tax(root, s.perspective);
     s.rental = read_rental(root, s.rig, s.currency);
-    s.clouds = detail::read_clouds(root, context, s.rig);
+    s.clouds = detail::read_clouds(root, context, s.rig, s.job ? &*s.job : nullptr);
     root.finish();
-    const RigScaling scaling = rig_scaling(s);
+    const ScalingWorkload scaling_workload = s.job ? detail::job_scaling_workload(*s.job) : default_scaling_workload();
     for (CloudOption& cloud : s.clouds)
         if (cloud.per_gpu_speedup)
             cloud.speedup = cloud_speedup(*cloud.per_gpu_speedup, cloud.gpus, cloud.interconnect_gb_per_s, scaling,
-                                          default_scaling_workload());
+                                          scaling_workload);
     detail::check_rig(root, s);
     return s;
 }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "payback/rig_scaling.hpp"
 #include "payback/scenario.hpp"
 #include "toml_reader.hpp"
 
@@ -34,8 +35,20 @@ Rig read_rig(const TomlReader& in, const ReadContext& context);
 /// [electricity]: the tariff, its escalation and the grid's carbon intensity, into `s`.
 void read_electricity(const TomlReader& in, const ReadContext& context, Scenario& s);
 
-/// [[cloud]]: each option, typed in or filled from the instance catalog.
-std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& context, const Rig& rig);
+/// [[cloud]]: each option, typed in or filled from the instance catalog; with a job, each GPU's
+/// throughput on it (calibrate_cloud).
+std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& context, const Rig& rig,
+                                     const TrainingJob* job);
+
+/// workload.job and workload.calibration (parse_workload.cpp): the job, timed on the rig's GPUs.
+TrainingJob read_job(const TomlReader& workload, const ReadContext& context, const Rig& rig,
+                     const RigScaling& scaling);
+
+/// A cloud option's per-GPU speed from the job's calibration, unless it gives speedup itself.
+void calibrate_cloud(const TomlReader& in, const TrainingJob* job, CloudOption& cloud);
+
+/// What the scaling model needs of a job: its gradient bytes and compute time per step.
+ScalingWorkload job_scaling_workload(const TrainingJob& job);
 
 /// Checks across tables once everything is read: the PSU's capacity, the wiring, the schedule
 /// against the workload.

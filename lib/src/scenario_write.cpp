@@ -221,7 +221,17 @@ std::string to_toml(const Scenario& s) {
     out += fmt::format("perspective = \"{}\"\n", to_string(s.perspective));
 
     out += "\n[workload]\n";
-    out += "gpu_hours_per_month = " + number(units::in_hours(s.training_per_month)) + "\n";
+    if (s.job) {
+        // The resolved throughput, so the text stands alone; where it came from as a comment.
+        const TrainingJob& j = *s.job;
+        out += "# " + j.gpu_origin + "; " + number(units::in_hours(s.training_per_month)) + " h a month on the rig\n";
+        out += fmt::format("job = {{ model = {}, samples_per_epoch = {}, epochs = {}, runs_per_month = {}, batch = {}, "
+                           "samples_per_second = {} }}\n",
+                           quoted(j.model), number(j.samples_per_epoch), number(j.epochs), number(j.runs_per_month),
+                           j.batch, number(j.gpu_samples_per_second));
+    } else {
+        out += "gpu_hours_per_month = " + number(units::in_hours(s.training_per_month)) + "\n";
+    }
     out += fmt::format("deferrable = {}\n", s.deferrable_training);
     if (s.job_hours) out += "job_hours = " + number(*s.job_hours) + "\n";
 

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/run_cli.hpp"
 #include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -30,53 +31,12 @@ constexpr double rig_price = 2200.0;
 constexpr double energy_per_month = 0.45 * hours * 0.12;   // kW x h x $/kWh = $5.913
 constexpr double cloud_per_month = 2.14 * hours;           // $234.33
 
-// A shell word: single-quoted, with embedded single quotes escaped.
-std::string quote(const std::string& word) {
-    std::string out = "'";
-    for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    REQUIRE(out.good());
-}
-
 using payback::test::TempDir;
-
-struct Result {
-    int code;
-    std::string out;
-    std::string err;
-};
-
-// Runs `payback <args>` from the repository root (so scenarios/... resolves), capturing stdout
-// through popen and stderr through a temp file. `args` are shell words, already quoted.
-// PAYBACK_DEFAULT_SCENARIO is unset so the default scenario is the one in the source tree.
-Result run(const std::string& args) {
-    TempDir dir;
-    const fs::path err_path = dir.path() / "stderr";
-    const std::string command = "cd " + quote(PAYBACK_SOURCE_DIR) + " && unset PAYBACK_DEFAULT_SCENARIO && " +
-                                quote(PAYBACK_BINARY) + " " + args + " 2>" + quote(err_path.string());
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    Result result{-1, {}, {}};
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.out.append(buffer, n);
-    const int status = pclose(pipe);
-    REQUIRE(WIFEXITED(status));
-    result.code = WEXITSTATUS(status);
-    result.err = read_file(err_path);
-    return result;
-}
+using payback::test::read_file;
+using payback::test::write_file;
+using payback::test::quote;
+using payback::test::run;
+using payback::test::Result;
 
 std::vector<std::string> lines_of(const std::string& text) {
     std::vector<std::string> lines;
@@ -380,7 +340,8 @@ TEST_CASE("compare --csv prints a header and one row per option", "[cli]") {
     CHECK(lines[0] ==
           "name,kind,total_cost,npv_cost,npv,cost_per_gpu_hour,levelized_cost_per_gpu_hour,energy_kwh,"
           "payback_months,payback_months_if_sold,discounted_payback_months,npv_savings,roi,irr,irr_status,"
-          "irr_roots,optimal_sale_month,optimal_sale_npv_savings,breakeven_gpu_hours_per_month");
+          "irr_roots,optimal_sale_month,optimal_sale_npv_savings,breakeven_gpu_hours_per_month,"
+          "cost_per_run,cost_per_epoch,cost_per_million_samples,kwh_per_run");
     const CsvRows csv(lines);
     CHECK(csv.cell(0, "name") == "RTX 3090 desktop");
     CHECK(csv.cell(0, "kind") == "diy");

@@ -14,6 +14,19 @@
 
 namespace payback {
 
+/// What one run of the scenario's job costs on an option (docs/benchmark.md): the option's total
+/// cost over the horizon (net of resale and, for the rig renting out, of rental income) spread over
+/// every run in the horizon.
+struct JobCosts {
+    double samples_per_second = 0;   ///< the whole option: the rig's GPUs, or the instance's
+    std::string throughput_origin;   ///< measured, mapped (with its expected error) or given
+    double hours_per_run = 0;        ///< on the rig (power limits included) or on the instance
+    double cost_per_run = 0;
+    double cost_per_epoch = 0;
+    double cost_per_million_samples = 0;
+    std::optional<double> kwh_per_run;  ///< none for a cloud option whose draw is unknown
+};
+
 struct OptionResult {
     std::string name;
     OptionKind kind;
@@ -29,6 +42,7 @@ struct OptionResult {
     std::vector<std::pair<std::string, double>> energy_kwh_by_period;
     /// A cloud option's month as billed (hours, billing, spot and reservation break-evens).
     std::optional<CloudMonth> billing;
+    std::optional<JobCosts> job;  ///< with a [workload] job that runs at least once a month
 };
 
 struct VersusResult {

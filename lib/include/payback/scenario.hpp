@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "payback/calibration.hpp"
 #include "payback/circuit.hpp"
 #include "payback/cloud_billing.hpp"
 #include "payback/depreciation.hpp"
@@ -86,6 +87,10 @@ struct CloudOption {
     double egress_price_per_gb = 0.0;
     /// Where catalog values came from, per key ("price_per_hour" -> "pricing/cloud-instances.csv:12, as of ...").
     std::vector<std::pair<std::string, std::string>> from_catalog;
+    std::string gpu;            ///< the instance's GPU, a pricing/gpus.csv name; empty when typed in
+    /// With a [workload] job: one of the instance's GPUs on the job's model, and where that came from.
+    std::optional<double> gpu_samples_per_second;
+    std::string throughput_origin;
     double speedup = 1.0;       ///< throughput relative to the rig
     /// When given: speedup is computed from the instance's GPUs (rig_scaling.hpp), each this fast
     /// against one of the rig's GPUs.
@@ -133,6 +138,27 @@ struct TaxRules {
     bool deduct_running_costs = true;
 };
 
+/// The owner's training as jobs (docs/benchmark.md): `runs_per_month` runs of `epochs` epochs of
+/// `samples_per_epoch` samples of a benchmark model, timed by a calibration profile.
+struct TrainingJob {
+    std::string model;               ///< a benchmark workload: "cifar10-tutorial", "mlp"
+    double samples_per_epoch = 0;
+    double epochs = 1;
+    double runs_per_month = 0;
+    int batch = 0;                   ///< the batch whose measured throughput is used
+    std::string calibration_file;    ///< as written; empty when samples_per_second was given
+    std::optional<CalibrationProfile> profile;
+    double gpu_samples_per_second = 0;  ///< one of the rig's GPUs, at stock power
+    std::string gpu_origin;             ///< measured, mapped or given
+    double scaling_efficiency = 1.0;    ///< the rig's GPUs training this model together
+    int gpus = 1;
+
+    double samples_per_run() const { return samples_per_epoch * epochs; }
+    /// The whole rig's throughput: per GPU × GPUs × their data-parallel efficiency.
+    double rig_samples_per_second() const { return gpu_samples_per_second * gpus * scaling_efficiency; }
+    double rig_hours_per_run() const { return samples_per_run() / rig_samples_per_second() / 3600.0; }
+};
+
 struct Scenario {
     std::string source;  ///< the file it came from, for messages
     std::string name;
@@ -157,6 +183,7 @@ struct Scenario {
     std::string grid_region;              ///< when read from pricing/grid-carbon.csv
     bool deferrable_training = false;     ///< training may move to the cheapest hours
     std::optional<double> job_hours;      ///< the length of one job, for billing increments
+    std::optional<TrainingJob> job;       ///< training described as jobs; training_per_month follows from it
     RunningCosts running_costs;
     std::optional<Financing> financing;
     std::optional<TaxRules> tax;  ///< present exactly when the perspective is business

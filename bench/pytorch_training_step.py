@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Time PyTorch training steps on the CPU and print one JSON object: the samples/s of a full step
+(forward, CrossEntropyLoss, zero_grad, backward, SGD lr 0.001 momentum 0.9) on synthetic float32 data
+already in memory. Warm-up first, then --runs timed runs of at least --seconds each; reports the median
+and the min/max over the runs. Run by bench/training_vs_pytorch.py, one process per measurement, with
+whichever Python has the torch under test.
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torch.optim as optim
+
+
+class TutorialNet(nn.Module):
+    """The PyTorch CIFAR-10 tutorial network."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 6, 5)
+        self.pool = nn.MaxPool2d(2, 2)
+        self.conv2 = nn.Conv2d(6, 16, 5)
+        self.fc1 = nn.Linear(16 * 5 * 5, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, 10)
+
+    def forward(self, x):
+        x = self.pool(F.relu(self.conv1(x)))
+        x = self.pool(F.relu(self.conv2(x)))
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+
+
+def mlp():
+    return nn.Sequential(nn.Flatten(), nn.Linear(3072, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(),
+                         nn.Linear(1024, 10))
+
+
+WORKLOADS = {"cifar10-tutorial": TutorialNet, "mlp": mlp}
+
+
+def blas():
+    """The BLAS torch was built with (BLAS_INFO); for "generic" (Debian's build), also the libblas.so.3 it
+    loaded, which is whatever alternative is installed: the reference BLAS, OpenBLAS, ..."""
+    info = re.search(r"BLAS_INFO=(\w+)", torch.__config__.show())
+    info = info.group(1) if info else "unknown"
+    if info != "generic":
+        return info
+    with open("/proc/self/maps") as maps:
+        paths = {os.path.realpath(line.split()[-1]) for line in maps
+                 if line.rsplit("/", 1)[-1].startswith(("libblas.so", "libopenblas"))}
+    return ", ".join(["generic"] + sorted(paths))
+
+
+def measure(workload, batch, threads, seconds, runs, warmup_seconds):
+    torch.set_num_threads(threads)
+    torch.manual_seed(0)
+    net = WORKLOADS[workload]()
+    criterion = nn.CrossEntropyLoss()
+    optimizer = optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
+    images = torch.rand(batch, 3, 32, 32) * 2 - 1
+    labels = torch.randint(0, 10, (batch,))
+
+    def step():
+        loss = criterion(net(images), labels)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+
+    def timed(min_seconds, min_steps=1):
+        steps, start = 0, time.perf_counter()
+        while True:
+            step()
+            steps += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= min_seconds and steps >= min_steps:
+                return steps, elapsed
+
+    timed(warmup_seconds, min_steps=3)
+    rates = []
+    for _ in range(runs):
+        steps, elapsed = timed(seconds)
+        rates.append(steps * batch / elapsed)
+    return {
+        "torch_version": torch.__version__,
+        "blas": blas(),
+        "workload": workload,
+        "batch": batch,
+        "threads": threads,
+        "samples_per_second": statistics.median(rates),
+        "samples_per_second_min": min(rates),
+        "samples_per_second_max": max(rates),
+        "runs": rates,
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workload", required=True, choices=sorted(WORKLOADS))
+    parser.add_argument("--batch", type=int, required=True)
+    parser.add_argument("--threads", type=int, required=True, help="torch.set_num_threads")
+    parser.add_argument("--seconds", type=float, default=0.5, help="minimum length of one timed run (default 0.5)")
+    parser.add_argument("--runs", type=int, default=7, help="timed runs (default 7)")
+    parser.add_argument("--warmup", type=float, default=1.0,
+                        help="warm-up seconds, and at least 3 steps (default 1)")
+    args = parser.parse_args()
+    print(json.dumps(measure(args.workload, args.batch, args.threads, args.seconds, args.runs, args.warmup)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,21 @@
+// The CUDA trainer of a build without a CUDA compiler (or with PAYBACK_CUDA off): it says why, and
+// cannot be made.
+#include <stdexcept>
+#include <string>
+
+#include "payback/bench/cuda_trainer.hpp"
+
+namespace payback::bench {
+
+namespace {
+constexpr const char* kWhy =
+    "built without CUDA support (no CUDA compiler found at configure time, or PAYBACK_CUDA=OFF)";
+}
+
+CudaStatus cuda_status() { return {false, kWhy, {}}; }
+
+std::unique_ptr<Trainer> make_cuda_trainer(const Workload&, std::vector<Tensor>, int, Sgd) {
+    throw std::runtime_error(std::string("the CUDA trainer is unavailable: ") + kWhy);
+}
+
+}  // namespace payback::bench

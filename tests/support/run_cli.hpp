@@ -1,0 +1,65 @@
+// Running the `payback` program from a test: its exit code, stdout and stderr.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "support/temp_dir.hpp"
+
+namespace payback::test {
+
+// A shell word: single-quoted, with embedded single quotes escaped.
+inline std::string quote(const std::string& word) {
+    std::string out = "'";
+    for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+inline std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+inline void write_file(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    REQUIRE(out.good());
+}
+
+
+struct Result {
+    int code;
+    std::string out;
+    std::string err;
+};
+
+// Runs `payback <args>` from the repository root (so scenarios/... resolves), capturing stdout
+// through popen and stderr through a temp file. `args` are shell words, already quoted.
+// PAYBACK_DEFAULT_SCENARIO is unset so the default scenario is the one in the source tree.
+inline Result run(const std::string& args) {
+    TempDir dir;
+    const std::filesystem::path err_path = dir.path() / "stderr";
+    const std::string command = "cd " + quote(PAYBACK_SOURCE_DIR) + " && unset PAYBACK_DEFAULT_SCENARIO && " +
+                                quote(PAYBACK_BINARY) + " " + args + " 2>" + quote(err_path.string());
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    Result result{-1, {}, {}};
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.out.append(buffer, n);
+    const int status = pclose(pipe);
+    REQUIRE(WIFEXITED(status));
+    result.code = WEXITSTATUS(status);
+    result.err = read_file(err_path);
+    return result;
+}
+
+}  // namespace payback::test
