@@ -11,5 +11,6 @@ void add_check_command(CLI::App& app);
 void add_breakeven_command(CLI::App& app);
 void add_catalog_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_montecarlo_command(CLI::App& app);
 
 }  // namespace payback::cli

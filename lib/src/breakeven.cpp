@@ -12,6 +12,7 @@
 #include "payback/error.hpp"
 #include "payback/format.hpp"
 #include "payback/metrics.hpp"
+#include "key_paths.hpp"
 #include "suggest.hpp"
 
 namespace payback {
@@ -19,19 +20,6 @@ namespace payback {
 namespace {
 
 constexpr const char* query_source = "--for";
-
-// Every numeric key path of a TOML table, in the form --set takes ("rig.parts[0].price").
-void numeric_paths(const toml::node& node, const std::string& path, std::vector<std::string>& out) {
-    if (const auto* table = node.as_table()) {
-        for (const auto& [key, child] : *table)
-            numeric_paths(child, path.empty() ? std::string(key.str()) : path + "." + std::string(key.str()), out);
-    } else if (const auto* array = node.as_array()) {
-        for (std::size_t i = 0; i < array->size(); ++i)
-            numeric_paths(*array->get(i), path + fmt::format("[{}]", i), out);
-    } else if (node.is_floating_point()) {
-        out.push_back(path);
-    }
-}
 
 // npv_savings against one cloud option with the key set to a value; InputError when the
 // value is not admitted.
@@ -93,20 +81,6 @@ std::size_t cloud_index(const Scenario& s, const BreakevenQuery& query) {
     return closest;
 }
 
-double current_value(const Scenario& s, const std::string& key) {
-    const toml::table resolved = toml::parse(to_toml(s));
-    const toml::node_view<const toml::node> node = resolved.at_path(key);
-    if (node && node.is_integer())
-        throw InputError(query_source, 0, key, "is a whole number; break-even needs a key that varies continuously");
-    if (node && node.is_floating_point()) return *node.value<double>();
-    std::vector<std::string> known;
-    numeric_paths(resolved, "", known);
-    const std::string hint = detail::closest_match(key, known);
-    throw InputError(query_source, 0, key,
-                     node ? "is not a number" : "no such numeric scenario key" +
-                                                    (hint.empty() ? std::string() : "; did you mean " + hint + "?"));
-}
-
 std::string describe(const BreakevenResult& r, const std::string& currency) {
     const std::string savings_low = format_amount(r.savings_at_low), savings_high = format_amount(r.savings_at_high);
     if (!r.value)
@@ -125,7 +99,7 @@ std::string describe(const BreakevenResult& r, const std::string& currency) {
 BreakevenResult breakeven(const Scenario& s, const BreakevenQuery& query) {
     BreakevenResult r;
     r.key = query.key;
-    r.current = current_value(s, query.key);
+    r.current = detail::numeric_key_value(s, query.key, query_source);
     const std::size_t cloud = cloud_index(s, query);
     r.against = s.clouds[cloud].name;
     const Objective savings(s, query.key, cloud);

@@ -18,7 +18,8 @@ ModelInputs<Lanes> stack_lanes(const std::vector<ModelInputs<double>>& samples) 
     const ModelInputs<double>& first = samples.front();
     for (const auto& s : samples) {
         if (s.horizon_months != first.horizon_months || s.parts.size() != first.parts.size() ||
-            s.clouds.size() != first.clouds.size() || s.loan.term_months != first.loan.term_months)
+            s.clouds.size() != first.clouds.size() || s.loan.term_months != first.loan.term_months ||
+            s.rental_income.size() != first.rental_income.size())
             throw std::invalid_argument("stack_lanes: samples differ in structure");
         for (std::size_t p = 0; p < first.parts.size(); ++p) {
             const auto &a = s.parts[p], &b = first.parts[p];
@@ -47,6 +48,10 @@ ModelInputs<Lanes> stack_lanes(const std::vector<ModelInputs<double>>& samples) 
     for (std::size_t m = 0; m < first.energy_kwh.size(); ++m) {
         out.energy_kwh.push_back(gather(samples, [m](const auto& s) { return s.energy_kwh.at(m); }));
         out.energy_cost.push_back(gather(samples, [m](const auto& s) { return s.energy_cost.at(m); }));
+    }
+    for (std::size_t m = 0; m < first.rental_income.size(); ++m) {
+        out.rental_income.push_back(gather(samples, [m](const auto& s) { return s.rental_income.at(m); }));
+        out.rental_fees.push_back(gather(samples, [m](const auto& s) { return s.rental_fees.at(m); }));
     }
     for (std::size_t p = 0; p < first.parts.size(); ++p) {
         const PartInputs<double>& model = first.parts[p];

@@ -11,6 +11,7 @@
 #include "payback/carbon.hpp"
 #include "payback/catalog.hpp"
 #include "payback/rig_scaling.hpp"
+#include "key_paths.hpp"
 #include "scenario_readers.hpp"
 #include "text_file.hpp"
 #include "toml_reader.hpp"
@@ -249,6 +250,7 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
     s.tax = read_tax(root, s.perspective);
     s.rental = read_rental(root, s.rig, s.currency);
     s.clouds = detail::read_clouds(root, context, s.rig, s.job ? &*s.job : nullptr);
+    s.uncertainty = detail::read_uncertainty(root);
     root.finish();
     const ScalingWorkload scaling_workload = s.job ? detail::job_scaling_workload(*s.job) : default_scaling_workload();
     for (CloudOption& cloud : s.clouds)
@@ -256,6 +258,8 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
             cloud.speedup = cloud_speedup(*cloud.per_gpu_speedup, cloud.gpus, cloud.interconnect_gb_per_s, scaling,
                                           scaling_workload);
     detail::check_rig(root, s);
+    for (const UncertainInput& input : s.uncertainty.inputs)  // each must name a key that can vary
+        (void)detail::numeric_key_value(s, input.key, source, input.line);
     return s;
 }
 

@@ -47,6 +47,9 @@ TrainingJob read_job(const TomlReader& workload, const ReadContext& context, con
 /// A cloud option's per-GPU speed from the job's calibration, unless it gives speedup itself.
 void calibrate_cloud(const TomlReader& in, const TrainingJob* job, CloudOption& cloud);
 
+/// [uncertainty] (parse_uncertainty.cpp); its keys are checked once the whole scenario is read.
+Uncertainty read_uncertainty(const TomlReader& root);
+
 /// What the scaling model needs of a job: its gradient bytes and compute time per step.
 ScalingWorkload job_scaling_workload(const TrainingJob& job);
 

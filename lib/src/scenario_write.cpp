@@ -282,6 +282,17 @@ std::string to_toml(const Scenario& s) {
 
     if (s.rental) out += rental_table(*s.rental);
     for (const CloudOption& c : s.clouds) out += "\n[[cloud]]\n" + cloud_table(c);
+    if (!s.uncertainty.empty()) {
+        out += "\n[uncertainty]\n";
+        for (const UncertainInput& input : s.uncertainty.inputs)
+            out += quoted(input.key) + " = " + describe(input.distribution) + "\n";
+        if (!s.uncertainty.correlations.empty()) {
+            out += "correlations = [\n";
+            for (const RankCorrelation& c : s.uncertainty.correlations)
+                out += fmt::format("  {{ between = [{}, {}], rank = {} }},\n", quoted(c.a), quoted(c.b), number(c.rank));
+            out += "]\n";
+        }
+    }
     return out;
 }
 

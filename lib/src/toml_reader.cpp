@@ -200,6 +200,20 @@ std::vector<std::vector<int>> TomlReader::integer_matrix(std::string_view key, s
 
 bool TomlReader::contains(std::string_view key) const { return table_->contains(key); }
 
+std::vector<std::string> TomlReader::keys() const {
+    std::vector<std::pair<int, std::string>> keys;
+    for (const auto& [key, node] : *table_) keys.emplace_back(static_cast<int>(node.source().begin.line), std::string(key.str()));
+    std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::string> names;
+    for (auto& entry : keys) names.push_back(std::move(entry.second));
+    return names;
+}
+
+int TomlReader::line_of(std::string_view key) const {
+    const toml::node* node = table_->get(key);
+    return node ? static_cast<int>(node->source().begin.line) : 0;
+}
+
 std::string TomlReader::string(std::string_view key) const {
     const toml::node* node = find(key, true, "a string");
     if (!node->is_string()) throw error_at(*node, key, "expected a string, got " + describe_node(*node));

@@ -53,6 +53,10 @@ public:
     std::vector<std::vector<int>> integer_matrix(std::string_view key, std::size_t rows, std::size_t cols, int lo,
                                                  int hi) const;
     bool contains(std::string_view key) const;
+    /// Every key of this table, in the file's order.
+    std::vector<std::string> keys() const;
+    /// The line `key` is on (0 when it has none).
+    int line_of(std::string_view key) const;
     /// The directory of the scenario file, against which file names in it are resolved.
     std::string file() const { return file_; }
     std::string string(std::string_view key) const;

@@ -53,6 +53,9 @@ struct Step {
     // Runs of these go sample by sample (conv, pool, relu, flatten split by samples), so that one
     // sample's activations stay in cache from layer to layer; linear layers take all samples at once.
     bool forward_per_sample = false, backward_per_sample = false;
+    // A relu followed by a max-pool runs inside the pool (relu(max) = max(relu)): the relu is skipped
+    // and the pool applies it, forward and backward.
+    bool relu_in_next_pool = false, after_relu = false;
     std::vector<std::int32_t> argmax;
 };
 
@@ -244,6 +247,13 @@ void CpuTrainer::plan() {
         }
         it->backward_split = state == State::features ? Split::features : Split::samples;
     }
+    for (std::size_t i = 0; i + 1 < steps_.size(); ++i) {
+        Step& relu = steps_[i];
+        Step& pool = steps_[i + 1];
+        if (relu.layer.kind == LayerKind::relu && relu.y == relu.x && relu.forward_split == Split::samples &&
+            pool.layer.kind == LayerKind::max_pool2d)
+            relu.relu_in_next_pool = pool.after_relu = true;
+    }
     for (auto& step : steps_) {
         const bool local = step.layer.kind != LayerKind::linear;
         step.forward_per_sample = local && step.forward_split == Split::samples;
@@ -303,6 +313,7 @@ void CpuTrainer::forward(int t) {
 
 /// One layer forward on `samples` (its features instead where it is split by features).
 void CpuTrainer::forward_step(Step& step, int t, Range samples) {
+    if (step.relu_in_next_pool) return;
     const int threads = pool_.size();
     const float* x = input_of(step);
     const int in = int(step.in.size()), out = int(step.out.size());
@@ -315,7 +326,7 @@ void CpuTrainer::forward_step(Step& step, int t, Range samples) {
         break;
     case LayerKind::max_pool2d:
         cpu::max_pool2d_forward(x + samples.begin * in, step.in, step.layer.kernel, samples.size(),
-                                step.y + samples.begin * out, step.argmax.data() + samples.begin * out);
+                                step.y + samples.begin * out, step.argmax.data() + samples.begin * out, step.after_relu);
         break;
     case LayerKind::relu:
         if (step.forward_split == Split::features) {
@@ -357,6 +368,7 @@ void CpuTrainer::backward(int t) {
 /// One layer backward on `samples` (its features instead where it is split by features); weight
 /// gradients are added to what earlier samples left when `accumulate`.
 void CpuTrainer::backward_step(const Step& step, int t, Range samples, bool accumulate) {
+    if (step.relu_in_next_pool) return;
     const int threads = pool_.size();
     const float* x = input_of(step);
     const int in = int(step.in.size()), out = int(step.out.size());
@@ -370,7 +382,8 @@ void CpuTrainer::backward_step(const Step& step, int t, Range samples, bool accu
         break;
     case LayerKind::max_pool2d:
         cpu::max_pool2d_backward(step.dy + samples.begin * out, step.argmax.data() + samples.begin * out, step.in,
-                                 step.layer.kernel, samples.size(), step.dx + samples.begin * in);
+                                 step.layer.kernel, samples.size(), step.dx + samples.begin * in,
+                                 step.after_relu ? step.y + samples.begin * out : nullptr);
         break;
     case LayerKind::relu:
         if (step.backward_split == Split::features) {

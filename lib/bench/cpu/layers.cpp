@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <vector>
 
-#include "cpu/gemm.hpp"
+#include "cpu/kernels.hpp"
 #include "cpu/scratch.hpp"
 
 namespace payback::bench::cpu {
@@ -156,53 +155,26 @@ ImageShape max_pool2d_output(ImageShape in, int kernel) {
     return {in.channels, in.height / kernel, in.width / kernel};
 }
 
-namespace {
-
-/// One channel plane; Kernel is the window size when known at compile time (2, the common case, then
-/// unrolls), 0 to use `kernel`. Branch-free: which input wins is data, and mispredicted branches cost
-/// more than the comparisons.
-template <int Kernel>
-void max_pool_plane(const float* x, ImageShape in, int kernel, ImageShape out, float* y, std::int32_t* argmax,
-                    std::int32_t offset) {
-    const int k = Kernel ? Kernel : kernel;
-    for (int oh = 0; oh < out.height; ++oh)
-        for (int ow = 0; ow < out.width; ++ow) {
-            // PyTorch's loop: strictly greater (the first maximum wins ties), or NaN.
-            float best = -std::numeric_limits<float>::infinity();
-            int at = oh * k * in.width + ow * k;
-            for (int i = 0; i < k; ++i)
-                for (int j = 0; j < k; ++j) {
-                    const int index = (oh * k + i) * in.width + ow * k + j;
-                    const float v = x[index];
-                    const bool take = v > best || v != v;
-                    best = take ? v : best;
-                    at = take ? index : at;
-                }
-            y[oh * out.width + ow] = best;
-            argmax[oh * out.width + ow] = offset + at;
-        }
-}
-
-}  // namespace
-
-void max_pool2d_forward(const float* x, ImageShape in, int kernel, int samples, float* y, std::int32_t* argmax) {
-    const ImageShape out = max_pool2d_output(in, kernel);
-    const int plane = in.height * in.width, out_plane = out.height * out.width;
+void max_pool2d_forward(const float* x, ImageShape in, int kernel, int samples, float* y, std::int32_t* argmax,
+                        bool after_relu) {
+    const int plane = in.height * in.width;
+    const int out_plane = int(max_pool2d_output(in, kernel).size()) / in.channels;
     for (int s = 0; s < samples; ++s)
-        for (int c = 0; c < in.channels; ++c, x += plane, y += out_plane, argmax += out_plane) {
-            if (kernel == 2)
-                max_pool_plane<2>(x, in, kernel, out, y, argmax, c * plane);
-            else
-                max_pool_plane<0>(x, in, kernel, out, y, argmax, c * plane);
-        }
+        for (int c = 0; c < in.channels; ++c, x += plane, y += out_plane, argmax += out_plane)
+            max_pool_plane(x, in.height, in.width, kernel, after_relu, y, argmax, c * plane);
 }
 
 void max_pool2d_backward(const float* dy, const std::int32_t* argmax, ImageShape in, int kernel, int samples,
-                         float* dx) {
+                         float* dx, const float* relu_y) {
     const std::size_t outputs = max_pool2d_output(in, kernel).size();
-    for (int s = 0; s < samples; ++s, dx += in.size()) {
+    for (int s = 0; s < samples; ++s, dx += in.size(), dy += outputs, argmax += outputs) {
         std::fill(dx, dx + in.size(), 0.0f);
-        for (std::size_t o = 0; o < outputs; ++o) dx[*argmax++] += *dy++;
+        if (relu_y) {
+            for (std::size_t o = 0; o < outputs; ++o) dx[argmax[o]] += relu_y[o] <= 0.0f ? 0.0f : dy[o];
+            relu_y += outputs;
+        } else {
+            for (std::size_t o = 0; o < outputs; ++o) dx[argmax[o]] += dy[o];
+        }
     }
 }
 

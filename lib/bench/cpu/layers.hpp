@@ -39,11 +39,15 @@ void relu_backward(const float* y, float* dy, int rows, int cols, std::ptrdiff_t
 
 // max_pool2d: window = stride = kernel, output size rounded down. `argmax` holds, for each output, the
 // index within its sample's input of the first maximum in row-major window order (NaN wins, as in PyTorch).
+// With `after_relu` the layer is relu then max-pool in one pass (relu(max) = max(relu), so the relu's own
+// pass over the larger input is saved).
 ImageShape max_pool2d_output(ImageShape in, int kernel);
-void max_pool2d_forward(const float* x, ImageShape in, int kernel, int samples, float* y, std::int32_t* argmax);
-/// dx ← dy routed to each window's argmax, 0 elsewhere.
+void max_pool2d_forward(const float* x, ImageShape in, int kernel, int samples, float* y, std::int32_t* argmax,
+                        bool after_relu = false);
+/// dx ← dy routed to each window's argmax, 0 elsewhere. Given the forward's output y of a relu-then-pool
+/// (`relu_y`), also the relu's gradient: nothing is routed where y ≤ 0.
 void max_pool2d_backward(const float* dy, const std::int32_t* argmax, ImageShape in, int kernel, int samples,
-                         float* dx);
+                         float* dx, const float* relu_y = nullptr);
 
 // linear: weight [out, in], y = x·Wᵀ + b, rows of x `in` floats and of y `out` floats.
 /// Columns `outputs` of y.

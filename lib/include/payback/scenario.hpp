@@ -17,6 +17,7 @@
 #include "payback/rental.hpp"
 #include "payback/scaling.hpp"
 #include "payback/tariff.hpp"
+#include "payback/uncertainty.hpp"
 #include "payback/units.hpp"
 
 namespace payback {
@@ -189,6 +190,7 @@ struct Scenario {
     std::optional<TaxRules> tax;  ///< present exactly when the perspective is business
     std::optional<Rental> rental;  ///< compare shows the rig with and without it
     std::vector<CloudOption> clouds;
+    Uncertainty uncertainty;  ///< distributions for Monte Carlo and tornado charts; empty: none
 };
 
 /// A `--set key.path=value` override; `value` is TOML (a number, "string", true, { inline = 1 }).

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cpu/gemm.hpp"
+#include "cpu/kernels.hpp"
 #include "cpu/layers.hpp"
 #include "payback/bench/cpu_trainer.hpp"
 #include "payback/bench/data.hpp"
@@ -157,12 +157,14 @@ TEST_CASE("relu: forward and backward on a block, in place", "[bench][cpu]") {
 }
 
 TEST_CASE("max_pool2d: the first maximum of each window takes the gradient", "[bench][cpu]") {
+    const KernelChoice kernels(GENERATE(true, false));
     const int kernel = GENERATE(2, 3);
-    const ImageShape in{2, 7, 8};  // 7 and 8 are not multiples of 3, nor 7 of 2: the edge is dropped
+    const int width = GENERATE(8, 21);  // 21 / 2 = 10 windows a row: the vectorized 2×2 path, edge dropped
+    const ImageShape in{2, 7, width};   // 7 is not a multiple of 2 or 3: the last row is dropped
     const int samples = 2;
     const ImageShape out = cpu::max_pool2d_output(in, kernel);
     CHECK(out.height == 7 / kernel);
-    CHECK(out.width == 8 / kernel);
+    CHECK(out.width == width / kernel);
     std::vector<float> x = distinct_grid(samples * in.size(), 7);
     const std::vector<float> r = uniform(samples * out.size(), 8);
     std::vector<float> y(samples * out.size());
@@ -175,6 +177,23 @@ TEST_CASE("max_pool2d: the first maximum of each window takes the gradient", "[b
     std::vector<float> dx(x.size(), 5.0f);
     cpu::max_pool2d_backward(r.data(), argmax.data(), in, kernel, samples, dx.data());
     check_gradient("dx", x, dx, objective, 1.0f / 256, 1e-5);
+
+    // Relu then max-pool in one pass: the same outputs, and the gradient of the two layers in turn. The
+    // input is shifted down so that most windows hold no positive value.
+    std::vector<float> shifted(x.size()), relu_x(x.size()), fused_y(y.size()), fused_dx(x.size()), separate_dx(x.size());
+    std::vector<std::int32_t> fused_argmax(y.size());
+    const float largest = *std::max_element(x.begin(), x.end());
+    for (std::size_t i = 0; i < x.size(); ++i) shifted[i] = x[i] - 0.9f * largest;
+    cpu::relu_forward(shifted.data(), relu_x.data(), 1, int(x.size()), 0);
+    cpu::max_pool2d_forward(relu_x.data(), in, kernel, samples, y.data(), argmax.data());
+    cpu::max_pool2d_forward(shifted.data(), in, kernel, samples, fused_y.data(), fused_argmax.data(), true);
+    CHECK(fused_y == y);
+    CHECK(std::count(y.begin(), y.end(), 0.0f) > 0);
+    CHECK(std::count(y.begin(), y.end(), 0.0f) < std::ptrdiff_t(y.size()));
+    cpu::max_pool2d_backward(r.data(), argmax.data(), in, kernel, samples, separate_dx.data());
+    cpu::relu_backward(relu_x.data(), separate_dx.data(), 1, int(x.size()), 0);
+    cpu::max_pool2d_backward(r.data(), fused_argmax.data(), in, kernel, samples, fused_dx.data(), fused_y.data());
+    CHECK(fused_dx == separate_dx);
 
     // Ties: PyTorch routes the gradient to the first maximum in row-major window order.
     const ImageShape one{1, 2, 2};

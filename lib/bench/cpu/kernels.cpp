@@ -1,7 +1,9 @@
-#include "cpu/gemm.hpp"
+#include "cpu/kernels.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <limits>
 
 #include "cpu/scratch.hpp"
 
@@ -65,6 +67,32 @@ void conv_rows_weight_grad_portable(int m, int k, int rows, int width, const flo
         }
 }
 
+/// Kernel is the window size when known at compile time (2, the common case, then unrolls), 0 to use
+/// `kernel`. Branch-free: which input wins is data, and mispredicted branches cost more than the
+/// comparisons.
+template <int Kernel>
+void max_pool_plane_portable(const float* x, int height, int width, int kernel, bool relu, float* y,
+                             std::int32_t* argmax, std::int32_t index_offset) {
+    const int k = Kernel ? Kernel : kernel;
+    const int out_height = height / k, out_width = width / k;
+    for (int oh = 0; oh < out_height; ++oh)
+        for (int ow = 0; ow < out_width; ++ow) {
+            // PyTorch's loop: strictly greater (the first maximum wins ties), or NaN.
+            float best = -std::numeric_limits<float>::infinity();
+            int at = oh * k * width + ow * k;
+            for (int i = 0; i < k; ++i)
+                for (int j = 0; j < k; ++j) {
+                    const int index = (oh * k + i) * width + ow * k + j;
+                    const float v = x[index];
+                    const bool take = v > best || v != v;
+                    best = take ? v : best;
+                    at = take ? index : at;
+                }
+            y[oh * out_width + ow] = relu && best < 0.0f ? 0.0f : best;
+            argmax[oh * out_width + ow] = index_offset + at;
+        }
+}
+
 #if PAYBACK_X86
 
 bool cpu_has_avx2_fma() {
@@ -87,6 +115,7 @@ constexpr int tile_rows = 6, tile_cols = 16;
 constexpr int depth_block = 256;  // k per pass: a packed B panel (16 KB) stays in L1
 constexpr int row_block = 144;    // rows of A packed at once: 144 KB, in L2
 constexpr int col_block = 3072;   // columns of B packed at once
+constexpr int tiny_depth = 16;    // below this a tile is mostly its stores (a batch-4 weight gradient)
 
 /// Lanes [lo, hi) of a vector whose first lane is number `first`.
 PAYBACK_AVX2 inline __m256i lanes_between(int lo, int hi, int first) {
@@ -248,19 +277,22 @@ PAYBACK_AVX2 void gemm_avx2(int m, int n, int k, MatrixView a, MatrixView b, flo
             for (int ic = 0; ic < m; ic += row_block) {
                 const int mc = std::min(row_block, m - ic);
                 pack_a(mc, kc, {a.data + ic * a.row_stride + pc * a.col_stride, a.row_stride, a.col_stride}, a_panels);
-                for (int jr = 0; jr < nc; jr += tile_cols) {
-                    const int cols = std::min(tile_cols, nc - jr);
+                const auto tile = [&](int ir, int jr) {
+                    const int rows = std::min(tile_rows, mc - ir), cols = std::min(tile_cols, nc - jr);
+                    const float* ap = a_panels + std::ptrdiff_t(ir) * kc;
                     const float* bp = packed_b ? b_panels + std::ptrdiff_t(jr) * kc : b_block.data + jr;
-                    const std::ptrdiff_t ldb = packed_b ? tile_cols : b.row_stride;
-                    for (int ir = 0; ir < mc; ir += tile_rows) {
-                        const int rows = std::min(tile_rows, mc - ir);
-                        const float* ap = a_panels + std::ptrdiff_t(ir) * kc;
-                        float* ct = c + (ic + ir) * ldc + jc + jr;
-                        if (packed_b)  // zero-padded: always sixteen columns to load
-                            tile_6x16<Part::all>(kc, ap, bp, ldb, ct, ldc, rows, cols, add);
-                        else
-                            edge_tile(kc, ap, bp, ldb, ct, ldc, rows, cols, add);
-                    }
+                    float* ct = c + (ic + ir) * ldc + jc + jr;
+                    if (packed_b)  // zero-padded: always sixteen columns to load
+                        tile_6x16<Part::all>(kc, ap, bp, tile_cols, ct, ldc, rows, cols, add);
+                    else
+                        edge_tile(kc, ap, bp, b.row_stride, ct, ldc, rows, cols, add);
+                };
+                if (kc > tiny_depth) {  // a panel of B stays in L1 for every tile of rows
+                    for (int jr = 0; jr < nc; jr += tile_cols)
+                        for (int ir = 0; ir < mc; ir += tile_rows) tile(ir, jr);
+                } else {  // a rank-k update, bound by writing C: along its rows, not down its columns
+                    for (int ir = 0; ir < mc; ir += tile_rows)
+                        for (int jr = 0; jr < nc; jr += tile_cols) tile(ir, jr);
                 }
             }
         }
@@ -311,7 +343,8 @@ __attribute__((target("avx2,fma"), always_inline)) inline void dot_step(const fl
     }
 }
 
-template <int R, int C>
+/// C[r][j] (+)= A row r · B row j; stored as C[j][r] when Transposed.
+template <int R, int C, bool Transposed = false>
 PAYBACK_AVX2 void dot_tile(int depth, const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb,
                            float* c, std::ptrdiff_t ldc, bool accumulate) {
     __m256 acc[R][4];
@@ -325,10 +358,19 @@ PAYBACK_AVX2 void dot_tile(int depth, const float* a, std::ptrdiff_t lda, const 
     if (p < depth) dot_step<R, C, true>(a + p, lda, rows, p, acc, lanes_below(depth - p));
 #pragma GCC unroll 4
     for (int r = 0; r < R; ++r) {
-        alignas(16) float sums[4];
-        _mm_store_ps(sums, sum4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]));
+        const __m128 sums = sum4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]);
         float* cr = c + r * ldc;
-        for (int j = 0; j < C; ++j) cr[j] = accumulate ? cr[j] + sums[j] : sums[j];
+        if constexpr (Transposed) {
+            alignas(16) float part[4];
+            _mm_store_ps(part, sums);
+            for (int j = 0; j < C; ++j) c[j * ldc + r] = accumulate ? c[j * ldc + r] + part[j] : part[j];
+        } else if constexpr (C == 4) {
+            _mm_storeu_ps(cr, accumulate ? _mm_add_ps(_mm_loadu_ps(cr), sums) : sums);
+        } else {
+            alignas(16) float part[4];
+            _mm_store_ps(part, sums);
+            for (int j = 0; j < C; ++j) cr[j] = accumulate ? cr[j] + part[j] : part[j];
+        }
     }
 }
 
@@ -337,6 +379,12 @@ constexpr DotTile dot_tiles[3][4] = {
     {dot_tile<1, 1>, dot_tile<1, 2>, dot_tile<1, 3>, dot_tile<1, 4>},
     {dot_tile<2, 1>, dot_tile<2, 2>, dot_tile<2, 3>, dot_tile<2, 4>},
     {dot_tile<3, 1>, dot_tile<3, 2>, dot_tile<3, 3>, dot_tile<3, 4>},
+};
+
+constexpr DotTile transposed_dot_tiles[3][4] = {
+    {dot_tile<1, 1, true>, dot_tile<1, 2, true>, dot_tile<1, 3, true>, dot_tile<1, 4, true>},
+    {dot_tile<2, 1, true>, dot_tile<2, 2, true>, dot_tile<2, 3, true>, dot_tile<2, 4, true>},
+    {dot_tile<3, 1, true>, dot_tile<3, 2, true>, dot_tile<3, 3, true>, dot_tile<3, 4, true>},
 };
 
 /// Rows of A per tile: 3, except that 4 rows go as 2 + 2 rather than 3 + 1 (a 1-row tile does a load
@@ -348,6 +396,15 @@ PAYBACK_AVX2 void gemm_abt_avx2(int m, int n, int k, const float* a, std::ptrdif
     // Many rows of A reuse each row of B: the broadcast kernel with B transposed into packed panels
     // moves less data per FMA (a dot tile streams 4 rows of B from L2 per 12 FMAs).
     if (m > dot_max_rows) return gemm_avx2(m, n, k, {a, lda, 1}, {b, 1, ldb}, c, ldc, accumulate);
+    if (m <= 4) {
+        // At most four rows of A (a batch of 4): tiles of 3 rows of B by all of A, so that each row
+        // of B (a weight matrix, read from memory) is read once, with 7 loads per 12 FMAs.
+        for (int j = 0, rows; j < n; j += rows) {
+            rows = dot_rows(n - j);
+            transposed_dot_tiles[rows - 1][m - 1](k, b + j * ldb, ldb, a, lda, c + j, ldc, accumulate);
+        }
+        return;
+    }
     for (int pc = 0; pc < k; pc += dot_depth_block) {
         const int kc = std::min(dot_depth_block, k - pc);
         const bool add = accumulate || pc > 0;
@@ -424,10 +481,15 @@ PAYBACK_AVX2 void conv_grad_tile(int rows, int width, const float* dy, std::ptrd
     }
 #pragma GCC unroll 4
     for (int r = 0; r < R; ++r) {
-        alignas(16) float sums[4];
-        _mm_store_ps(sums, sum4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]));
+        const __m128 sums = sum4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]);
         float* dr = dw + r * ldw;
-        for (int j = 0; j < C; ++j) dr[j] = accumulate ? dr[j] + sums[j] : sums[j];
+        if constexpr (C == 4) {
+            _mm_storeu_ps(dr, accumulate ? _mm_add_ps(_mm_loadu_ps(dr), sums) : sums);
+        } else {
+            alignas(16) float part[4];
+            _mm_store_ps(part, sums);
+            for (int j = 0; j < C; ++j) dr[j] = accumulate ? dr[j] + part[j] : part[j];
+        }
     }
 }
 
@@ -448,6 +510,46 @@ PAYBACK_AVX2 void conv_rows_weight_grad_avx2(int m, int k, int rows, int width, 
             tile_m = dot_rows(m - o);
             conv_grad_tiles[tile_m - 1][cols - 1](rows, width, dy + o * plane, plane, x, offsets + p, x_row,
                                                   dw + o * k + p, k, accumulate);
+        }
+    }
+}
+
+// ---- Max-pooling 2×2: eight windows at once, even and odd columns of each row pair separated. ----
+
+/// Elements 0, 2, …, 14 of the sixteen in a, b (Odd: 1, 3, …, 15).
+template <bool Odd>
+PAYBACK_AVX2 inline __m256 deinterleave(__m256 a, __m256 b) {
+    const __m256 t = Odd ? _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)) : _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(t), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
+PAYBACK_AVX2 void max_pool2_plane_avx2(const float* x, int height, int width, bool relu, float* y, std::int32_t* argmax,
+                                       std::int32_t index_offset) {
+    const int out_height = height / 2, out_width = width / 2;
+    const __m256i columns = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+    for (int oh = 0; oh < out_height; ++oh) {
+        const float* r0 = x + 2 * oh * width;
+        const float* r1 = r0 + width;
+        for (int group = 0; group < out_width; group += 8) {
+            const int ow = std::min(group, out_width - 8);  // the last group may overlap: pooling twice is harmless
+            const __m256 a = _mm256_loadu_ps(r0 + 2 * ow), b = _mm256_loadu_ps(r0 + 2 * ow + 8);
+            const __m256 c = _mm256_loadu_ps(r1 + 2 * ow), d = _mm256_loadu_ps(r1 + 2 * ow + 8);
+            __m256 best = deinterleave<false>(a, b);
+            __m256 at = _mm256_castsi256_ps(_mm256_setzero_si256());
+            // The window in PyTorch's order; a candidate wins when strictly greater, or NaN.
+            const __m256 candidates[3] = {deinterleave<true>(a, b), deinterleave<false>(c, d), deinterleave<true>(c, d)};
+            const int offsets[3] = {1, width, width + 1};
+            for (int i = 0; i < 3; ++i) {
+                const __m256 v = candidates[i];
+                const __m256 take = _mm256_or_ps(_mm256_cmp_ps(v, best, _CMP_GT_OQ), _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+                best = _mm256_blendv_ps(best, v, take);
+                at = _mm256_blendv_ps(at, _mm256_castsi256_ps(_mm256_set1_epi32(offsets[i])), take);
+            }
+            if (relu) best = _mm256_blendv_ps(best, _mm256_setzero_ps(), _mm256_cmp_ps(best, _mm256_setzero_ps(), _CMP_LT_OQ));
+            _mm256_storeu_ps(y + oh * out_width + ow, best);
+            const __m256i first = _mm256_add_epi32(_mm256_set1_epi32(index_offset + 2 * oh * width + 2 * ow), columns);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(argmax + oh * out_width + ow),
+                                _mm256_add_epi32(first, _mm256_castps_si256(at)));
         }
     }
 }
@@ -505,6 +607,18 @@ void conv_rows_weight_grad(int m, int k, int rows, int width, const float* dy, c
         return conv_rows_weight_grad_avx2(m, k, rows, width, dy, x, offsets, x_row, dw, accumulate);
 #endif
     conv_rows_weight_grad_portable(m, k, rows, width, dy, x, offsets, x_row, dw, accumulate);
+}
+
+void max_pool_plane(const float* x, int height, int width, int kernel, bool relu, float* y, std::int32_t* argmax,
+                    std::int32_t index_offset) {
+#if PAYBACK_X86
+    if (kernel == 2 && width / 2 >= 8 && simd_enabled.load(std::memory_order_relaxed))
+        return max_pool2_plane_avx2(x, height, width, relu, y, argmax, index_offset);
+#endif
+    if (kernel == 2)
+        max_pool_plane_portable<2>(x, height, width, kernel, relu, y, argmax, index_offset);
+    else
+        max_pool_plane_portable<0>(x, height, width, kernel, relu, y, argmax, index_offset);
 }
 
 bool simd_kernels_enabled() { return simd_enabled.load(); }

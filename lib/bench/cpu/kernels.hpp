@@ -1,8 +1,10 @@
-// Single-threaded matrix products for the layers. AVX2/FMA kernels where the CPU has them (chosen at
-// run time, so the build needs no -march flag), portable loops elsewhere.
+// The vectorized inner loops of the layers: matrix products, direct convolution, pooling. AVX2/FMA
+// kernels where the CPU has them (chosen at run time, so the build needs no -march flag), portable
+// loops elsewhere. Single-threaded: the trainer gives each thread its own part.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace payback::bench::cpu {
 
@@ -32,6 +34,14 @@ void conv_rows(int m, int k, int rows, int width, const float* w, const float* x
 /// The weight gradient of conv_rows: dw[o][p] (+)= Σ_r Σ_q dy[o][r·width + q]·x[offsets[p] + r·x_row + q].
 void conv_rows_weight_grad(int m, int k, int rows, int width, const float* dy, const float* x, const int* offsets,
                            std::ptrdiff_t x_row, float* dw, bool accumulate);
+
+/// Max-pooling of one channel plane (height × width), window = stride = kernel, the output rounded down:
+/// y holds each window's maximum and argmax the index in the plane, plus `index_offset`, of its first
+/// maximum in row-major order (NaN wins, as in PyTorch). With `relu` the plane is taken through a relu
+/// first: y is relu(max), the same as the max of the relu, and argmax the same wherever y > 0 (elsewhere
+/// the gradient is zero whichever input it names).
+void max_pool_plane(const float* x, int height, int width, int kernel, bool relu, float* y, std::int32_t* argmax,
+                    std::int32_t index_offset);
 
 /// Whether the AVX2/FMA kernels are in use. Tests switch them off to check the portable ones; switching
 /// them on has no effect on a CPU without AVX2 and FMA.

@@ -1,0 +1,94 @@
+#include "payback/montecarlo.hpp"
+
+#include <chrono>
+#include <algorithm>
+#include <cmath>
+
+#include "payback/error.hpp"
+#include "key_paths.hpp"
+
+namespace payback {
+namespace {
+
+// Rows to check the fast path against the exact model: spread over the draw, a handful.
+std::vector<double> verification_rows(const SampleMatrix& inputs) {
+    constexpr int wanted = 6;
+    std::vector<double> rows;
+    const int step = std::max(1, inputs.samples / wanted);
+    for (int s = 0; s < inputs.samples && rows.size() < static_cast<std::size_t>(wanted * inputs.inputs); s += step)
+        for (int k = 0; k < inputs.inputs; ++k) rows.push_back(inputs.at(s, k));
+    return rows;
+}
+
+MetricSummary summary_of(std::string metric, std::string option, const std::vector<double>& values, int bins) {
+    MetricSummary m;
+    m.metric = std::move(metric);
+    m.option = std::move(option);
+    m.summary = summarize(values);
+    m.share_defined = values.empty() ? 0.0 : static_cast<double>(m.summary.count) / values.size();
+    m.histogram = histogram(values, bins);
+    return m;
+}
+
+}  // namespace
+
+std::vector<double> probe_values(const Scenario& s, const std::vector<double>& current) {
+    std::vector<double> probes;
+    for (std::size_t k = 0; k < s.uncertainty.inputs.size(); ++k) {
+        const Distribution& d = s.uncertainty.inputs[k].distribution;
+        double probe = quantile(d, 0.9);
+        if (probe == current[k]) probe = quantile(d, 0.1);
+        if (probe == current[k]) probe = current[k] == 0.0 ? 1e-3 : current[k] * 1.001;  // a point mass
+        probes.push_back(probe);
+    }
+    return probes;
+}
+
+MonteCarloResult montecarlo(const Scenario& scenario, const MonteCarloOptions& options) {
+    if (scenario.uncertainty.empty())
+        throw InputError(scenario.source, 0, "uncertainty",
+                         "missing: Monte Carlo needs distributions, e.g. [uncertainty] "
+                         "\"electricity.price_per_kwh\" = { dist = \"uniform\", low = 0.1, high = 0.4 }");
+    if (options.samples < 1) throw InputError("--samples", 0, "", "must be at least 1");
+    MonteCarloResult r;
+    std::vector<Distribution> distributions;
+    for (const auto& input : scenario.uncertainty.inputs) {
+        r.keys.push_back(input.key);
+        distributions.push_back(input.distribution);
+    }
+    std::vector<std::vector<double>> ranks = scenario.uncertainty.rank_matrix();
+    try {
+        r.inputs = draw(distributions, options.samples, options.method, options.seed, ranks);
+    } catch (const std::invalid_argument& e) {
+        throw InputError(scenario.source, 0, "uncertainty.correlations", e.what());
+    }
+
+    std::vector<double> current;
+    for (const auto& key : r.keys) current.push_back(detail::numeric_key_value(scenario, key, scenario.source));
+    SampleModel model(scenario, r.keys, probe_values(scenario, current));
+    model.check_admitted(r.inputs.values);
+    model.verify(verification_rows(r.inputs));
+    r.path_note = model.path_note();
+    r.clouds = model.cloud_names();
+
+    const auto start = std::chrono::steady_clock::now();
+    r.metrics = model.evaluate(r.inputs.values, options.evaluation);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    const int bins = options.histogram_bins;
+    r.summaries.push_back(summary_of("total_cost", scenario.rig.name, r.metrics.rig_total_cost, bins));
+    for (std::size_t c = 0; c < r.clouds.size(); ++c)
+        r.summaries.push_back(summary_of("total_cost", r.clouds[c], r.metrics.cloud_total_cost[c], bins));
+    for (std::size_t c = 0; c < r.clouds.size(); ++c) {
+        r.summaries.push_back(summary_of("payback_months", r.clouds[c], r.metrics.payback_months[c], bins));
+        r.summaries.push_back(
+            summary_of("discounted_payback_months", r.clouds[c], r.metrics.discounted_payback_months[c], bins));
+        r.summaries.push_back(summary_of("npv_savings", r.clouds[c], r.metrics.npv_savings[c], bins));
+        const auto& savings = r.metrics.npv_savings[c];
+        const auto wins = std::count_if(savings.begin(), savings.end(), [](double v) { return v > 0.0; });
+        r.probability_build_wins.push_back(static_cast<double>(wins) / static_cast<double>(savings.size()));
+    }
+    return r;
+}
+
+}  // namespace payback

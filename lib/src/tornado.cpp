@@ -1,0 +1,246 @@
+#include "payback/tornado.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "payback/error.hpp"
+#include "payback/montecarlo.hpp"
+#include "payback/sample_model.hpp"
+#include "payback/sampling.hpp"
+#include "payback/sweep.hpp"
+#include "key_paths.hpp"
+
+namespace payback {
+
+namespace {
+
+constexpr const char* vary_source = "--vary";
+
+std::string trimmed(const std::string& text) {
+    const auto first = text.find_first_not_of(" \t");
+    if (first == std::string::npos) return "";
+    const auto last = text.find_last_not_of(" \t");
+    return text.substr(first, last - first + 1);
+}
+
+std::optional<double> number(std::string text) {
+    text = trimmed(text);
+    if (!text.empty() && text.front() == '+') text.erase(0, 1);
+    double value = 0.0;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || error != std::errc() || stop != end || !std::isfinite(value)) return std::nullopt;
+    return value;
+}
+
+// Whether --set key=value gives a valid scenario, the other keys as they are.
+class Admission {
+public:
+    explicit Admission(const Scenario& s) : text_(to_toml(s)), source_(s.source) {}
+
+    // The InputError's message when the key does not admit the value, else "".
+    std::string problem(const std::string& key, double value) const {
+        try {
+            (void)parse_scenario(text_, source_, {{key, fmt::format("{:.17g}", value)}});
+            return "";
+        } catch (const InputError& e) {
+            return e.message();
+        }
+    }
+
+    // The admitted value nearest `wanted` on the way from `admitted` (which the key admits).
+    double clip(const std::string& key, double admitted, double wanted) const {
+        double good = admitted, bad = wanted;
+        for (int i = 0; i < 50; ++i) {
+            const double middle = 0.5 * (good + bad);
+            (problem(key, middle).empty() ? good : bad) = middle;
+        }
+        return good;
+    }
+
+private:
+    std::string text_;
+    std::string source_;
+};
+
+// Whether a value is one of the scenario's numeric keys and not zero.
+bool present(const Scenario& s, const std::string& key) {
+    try {
+        return detail::numeric_key_value(s, key, s.source) != 0.0;
+    } catch (const InputError&) {
+        return false;
+    }
+}
+
+}  // namespace
+
+TornadoInput parse_tornado_input(const std::string& text) {
+    const auto equals = text.find('=');
+    TornadoInput input;
+    input.key = trimmed(text.substr(0, equals));
+    if (input.key.empty()) throw InputError(vary_source, 0, "", fmt::format("expected KEY or KEY=LO:HI, got \"{}\"", text));
+    if (equals == std::string::npos) return input;
+    const std::string range = text.substr(equals + 1);
+    const auto colon = range.find(':');
+    const auto low = colon == std::string::npos ? std::nullopt : number(range.substr(0, colon));
+    const auto high = colon == std::string::npos ? std::nullopt : number(range.substr(colon + 1));
+    if (!low || !high)
+        throw InputError(vary_source, 0, input.key, fmt::format("expected LO:HI with two numbers, got \"{}\"", range));
+    if (!(*low < *high))
+        throw InputError(vary_source, 0, input.key, fmt::format("expected LO < HI, got {}:{}", *low, *high));
+    input.range = std::pair(*low, *high);
+    return input;
+}
+
+std::vector<std::string> default_tornado_keys(const Scenario& s) {
+    std::vector<std::string> candidates;
+    if (!s.job && s.rig.schedule.empty()) candidates.push_back("workload.gpu_hours_per_month");
+    if (s.tariff_kind == "flat") candidates.push_back("electricity.price_per_kwh");
+    for (std::size_t c = 0; c < s.clouds.size(); ++c) candidates.push_back(fmt::format("cloud[{}].price_per_hour", c));
+    for (std::size_t p = 0; p < s.rig.parts.size(); ++p) {
+        const std::string part = fmt::format("rig.parts[{}]", p);
+        candidates.push_back(part + ".price");
+        switch (s.rig.parts[p].resale.method) {
+            case ResaleMethod::declining_balance: candidates.push_back(part + ".resale.annual_rate"); break;
+            case ResaleMethod::straight_line:
+                candidates.push_back(part + ".resale.life_years");
+                candidates.push_back(part + ".resale.salvage_fraction");
+                break;
+            case ResaleMethod::price_performance: candidates.push_back(part + ".resale.half_life_years"); break;
+            case ResaleMethod::none:
+            case ResaleMethod::observed: break;
+        }
+    }
+    candidates.push_back(s.real_discount_rate ? "scenario.real_discount_rate" : "scenario.discount_rate");
+    std::vector<std::string> keys;
+    for (const auto& key : candidates)
+        if (present(s, key)) keys.push_back(key);
+    return keys;
+}
+
+TornadoResult tornado(const Scenario& s, const TornadoOptions& options) {
+    TornadoResult r;
+    const std::size_t cloud = against_index(s, options.against);
+    r.against = s.clouds[cloud].name;
+    if (!(options.relative_swing > 0.0 && options.relative_swing < 1.0))
+        throw InputError("--swing", 0, "", fmt::format("must be in (0, 1), got {}", options.relative_swing));
+
+    std::vector<TornadoInput> inputs = options.inputs;
+    if (inputs.empty()) {
+        if (!s.uncertainty.empty())
+            for (const UncertainInput& u : s.uncertainty.inputs) inputs.push_back({u.key, std::nullopt});
+        else
+            for (const std::string& key : default_tornado_keys(s)) inputs.push_back({key, std::nullopt});
+    }
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (inputs[i].key == inputs[j].key) throw InputError(vary_source, 0, inputs[i].key, "is given twice");
+
+    // Each input's low and high.
+    const Admission admission(s);
+    const std::string relative = fmt::format("+-{:g}%", options.relative_swing * 100.0);
+    for (const TornadoInput& input : inputs) {
+        TornadoBar bar;
+        bar.key = input.key;
+        bar.current = detail::numeric_key_value(s, input.key, vary_source);
+        const auto uncertain = std::find_if(s.uncertainty.inputs.begin(), s.uncertainty.inputs.end(),
+                                            [&](const UncertainInput& u) { return u.key == input.key; });
+        if (input.range) {
+            std::tie(bar.low_value, bar.high_value) = *input.range;
+            bar.source = "given";
+            for (const double end : {bar.low_value, bar.high_value})
+                if (const std::string problem = admission.problem(input.key, end); !problem.empty())
+                    throw InputError(vary_source, 0, input.key, fmt::format("{} is not allowed: {}", end, problem));
+        } else if (uncertain != s.uncertainty.inputs.end()) {
+            bar.low_value = quantile(uncertain->distribution, 0.1);
+            bar.high_value = quantile(uncertain->distribution, 0.9);
+            bar.source = "P10/P90";
+        } else {
+            if (bar.current == 0.0)
+                throw InputError(vary_source, 0, input.key,
+                                 fmt::format("is 0, so {} moves it nowhere; give its range, {}=LO:HI", relative,
+                                             input.key));
+            bar.low_value = bar.current * (1.0 - options.relative_swing);
+            bar.high_value = bar.current * (1.0 + options.relative_swing);
+            if (bar.low_value > bar.high_value) std::swap(bar.low_value, bar.high_value);
+            bar.source = relative;
+            for (double* end : {&bar.low_value, &bar.high_value})
+                if (!admission.problem(input.key, *end).empty()) {
+                    *end = admission.clip(input.key, bar.current, *end);
+                    bar.source = relative + ", cut to the allowed values";
+                }
+        }
+        r.bars.push_back(std::move(bar));
+    }
+
+    // Rows: the current values, then each moving key at its low and at its high.
+    std::vector<std::string> keys;
+    std::vector<double> probes;
+    std::vector<std::size_t> bar_of;  // the bar of each model key
+    for (std::size_t b = 0; b < r.bars.size(); ++b) {
+        const TornadoBar& bar = r.bars[b];
+        if (bar.low_value == bar.current && bar.high_value == bar.current) continue;  // a point mass
+        keys.push_back(bar.key);
+        probes.push_back(bar.high_value != bar.current ? bar.high_value : bar.low_value);
+        bar_of.push_back(b);
+    }
+    SampleModel model(s, keys, probes);
+    const std::vector<double>& current = model.current();
+    const std::size_t width = keys.size();
+    std::vector<double> rows = current;
+    for (std::size_t k = 0; k < width; ++k)
+        for (const double value : {r.bars[bar_of[k]].low_value, r.bars[bar_of[k]].high_value}) {
+            std::vector<double> row = current;
+            row[k] = value;
+            rows.insert(rows.end(), row.begin(), row.end());
+        }
+    double base = 0.0;
+    if (width == 0) {
+        base = model.evaluate_exactly({}).npv_savings.at(cloud).at(0);
+    } else {
+        model.check_admitted(rows);
+        model.verify(rows);  // few rows: every one is checked against the exact model
+        const SampleMetrics m = model.evaluate(rows);
+        const std::vector<double>& savings = m.npv_savings.at(cloud);
+        base = savings.at(0);
+        for (std::size_t k = 0; k < width; ++k) {
+            TornadoBar& bar = r.bars[bar_of[k]];
+            bar.metric_at_low = savings.at(1 + 2 * k);
+            bar.metric_at_high = savings.at(2 + 2 * k);
+        }
+    }
+    r.base = base;
+    r.path_note = model.path_note();
+    for (std::size_t b = 0; b < r.bars.size(); ++b) {
+        TornadoBar& bar = r.bars[b];
+        if (std::find(bar_of.begin(), bar_of.end(), b) == bar_of.end()) bar.metric_at_low = bar.metric_at_high = base;
+        bar.swing = std::abs(bar.metric_at_high - bar.metric_at_low);
+    }
+    std::stable_sort(r.bars.begin(), r.bars.end(),
+                     [](const TornadoBar& a, const TornadoBar& b) { return a.swing > b.swing; });
+
+    if (!s.uncertainty.empty() && options.samples > 0) {
+        MonteCarloOptions mc_options;
+        mc_options.samples = options.samples;
+        mc_options.seed = options.seed;
+        mc_options.histogram_bins = 1;
+        const MonteCarloResult mc = montecarlo(s, mc_options);
+        const auto found = std::find(mc.clouds.begin(), mc.clouds.end(), r.against);
+        const std::vector<double>& metric = mc.metrics.npv_savings.at(static_cast<std::size_t>(found - mc.clouds.begin()));
+        for (std::size_t k = 0; k < mc.keys.size(); ++k)
+            r.global.push_back({mc.keys[k], spearman(mc.inputs.column(static_cast<int>(k)), metric)});
+        std::stable_sort(r.global.begin(), r.global.end(), [](const GlobalRank& a, const GlobalRank& b) {
+            if (std::isnan(a.rho) || std::isnan(b.rho)) return !std::isnan(a.rho) && std::isnan(b.rho);
+            return std::abs(a.rho) > std::abs(b.rho);
+        });
+        r.samples = options.samples;
+        r.seed = options.seed;
+        r.global_path_note = mc.path_note;
+    }
+    return r;
+}
+
+}  // namespace payback

@@ -1,0 +1,100 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "payback/metrics.hpp"
+#include "payback/sample_model.hpp"
+#include "payback/sampling.hpp"
+#include "support/input_errors.hpp"
+#include "support/scenario_text.hpp"
+
+using namespace payback;
+
+namespace {
+
+EvaluationOptions on(int threads, int chunk) {
+    EvaluationOptions options;
+    options.threads = threads;
+    options.chunk = chunk;
+    return options;
+}
+
+const std::vector<std::string> keys = {"workload.gpu_hours_per_month", "electricity.price_per_kwh",
+                                       "cloud[0].price_per_hour", "running_costs.maintenance_per_year"};
+
+// Rows spread over a box of admitted values (row-major, keys wide).
+std::vector<double> rows_in_box(int samples, std::uint64_t seed) {
+    const SampleMatrix u = uniform_samples(samples, 4, SamplingMethod::monte_carlo, seed);
+    std::vector<double> rows;
+    for (int s = 0; s < samples; ++s) {
+        rows.push_back(10.0 + 700.0 * u.at(s, 0));   // hours
+        rows.push_back(0.05 + 0.5 * u.at(s, 1));     // $/kWh
+        rows.push_back(0.5 + 4.0 * u.at(s, 2));      // $/h
+        rows.push_back(300.0 * u.at(s, 3));          // $/yr
+    }
+    return rows;
+}
+
+void require_equal(const SampleMetrics& a, std::size_t i, const SampleMetrics& b, std::size_t j) {
+    const auto same = [](double x, double y) {
+        return (std::isnan(x) && std::isnan(y)) || std::abs(x - y) <= 1e-9 * std::max(1.0, std::abs(y));
+    };
+    CHECK(same(a.rig_total_cost[i], b.rig_total_cost[j]));
+    CHECK(same(a.rig_npv_cost[i], b.rig_npv_cost[j]));
+    CHECK(same(a.npv_savings[0][i], b.npv_savings[0][j]));
+    CHECK(same(a.cloud_total_cost[0][i], b.cloud_total_cost[0][j]));
+    CHECK(same(a.payback_months[0][i], b.payback_months[0][j]));
+    CHECK(same(a.discounted_payback_months[0][i], b.discounted_payback_months[0][j]));
+}
+
+}  // namespace
+
+TEST_CASE("every sample of the batch equals the scalar run of its inputs", "[sample_model][property]") {
+    // Everything on: discounting, inflation, loan, tax, resale: the batch must still be exact.
+    const Scenario s = parse_scenario(test::hand_scenario(), "hand.toml", test::everything_on());
+    SampleModel model(s, keys, {200.0, 0.3, 3.0, 100.0});
+    const std::vector<double> rows = rows_in_box(64, 11);
+    REQUIRE(model.verify(std::vector<double>(rows.begin(), rows.begin() + 4 * 6)));
+    CHECK(model.fast());
+    const SampleMetrics batch = model.evaluate(rows, on(2, 16));
+    for (std::size_t i = 0; i < 64; ++i) {
+        const std::vector<double> row(rows.begin() + 4 * i, rows.begin() + 4 * i + 4);
+        require_equal(batch, i, model.evaluate_exactly(row), 0);
+    }
+}
+
+TEST_CASE("results do not depend on the thread count or the chunk size", "[sample_model][property]") {
+    const Scenario s = parse_scenario(test::hand_scenario(), "hand.toml");
+    SampleModel model(s, keys, {200.0, 0.3, 3.0, 100.0});
+    const std::vector<double> rows = rows_in_box(5000, 3);
+    const SampleMetrics one = model.evaluate(rows, on(1, 4096));
+    const SampleMetrics two = model.evaluate(rows, on(2, 37));
+    CHECK(one.npv_savings == two.npv_savings);
+    CHECK(one.payback_months.size() == two.payback_months.size());
+    for (std::size_t i = 0; i < rows.size() / 4; i += 97) require_equal(one, i, two, i);
+}
+
+TEST_CASE("a key the model does not respond to multilinearly falls back to exact runs", "[sample_model]") {
+    // A power limit stretches training by 1 / (1 - 0.75 (1 - cap/board)^2): not multilinear in the cap.
+    const std::string text = test::replaced(test::hand_scenario(), "load_watts = 300",
+                                            "load_watts = 300\npower_limit_watts = 250");
+    const Scenario s = parse_scenario(text, "hand.toml");
+    SampleModel model(s, {"rig.parts[0].power_limit_watts"}, {200.0});
+    const std::vector<double> rows = {150.0, 180.0, 290.0};
+    CHECK_FALSE(model.verify(rows));
+    CHECK_THAT(model.path_note(), Catch::StartsWith("exact"));
+    const SampleMetrics batch = model.evaluate(rows);
+    for (std::size_t i = 0; i < rows.size(); ++i) require_equal(batch, i, model.evaluate_exactly({rows[i]}), 0);
+}
+
+TEST_CASE("sample values a key does not admit are refused with the key", "[sample_model][errors]") {
+    const Scenario s = parse_scenario(test::hand_scenario(), "hand.toml");
+    const SampleModel model(s, {"workload.gpu_hours_per_month"}, {200.0});
+    const InputError e = test::input_error([&] { model.check_admitted({100.0, 800.0, 50.0}); });
+    CHECK(e.key_path() == "workload.gpu_hours_per_month");
+    CHECK_THAT(e.message(), Catch::StartsWith("a sample takes it to 800"));
+    CHECK(test::input_error([&] { SampleModel(s, {"workload.gpu_hours"}, {1.0}); }).key_path() ==
+          "workload.gpu_hours");
+}
