@@ -12,5 +12,7 @@ void add_breakeven_command(CLI::App& app);
 void add_catalog_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_montecarlo_command(CLI::App& app);
+void add_sweep_command(CLI::App& app);
+void add_tornado_command(CLI::App& app);
 
 }  // namespace payback::cli

@@ -19,13 +19,15 @@ int main(int argc, char** argv) {
     payback::cli::add_catalog_command(app);
     payback::cli::add_bench_command(app);
     payback::cli::add_montecarlo_command(app);
+    payback::cli::add_sweep_command(app);
+    payback::cli::add_tornado_command(app);
     const auto known = [&](const char* word) {
         for (const auto* command : app.get_subcommands({}))
             if (command->get_name() == word) return true;
         return false;
     };
     if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
-        std::fprintf(stderr, "payback: unknown command \"%s\"; the commands are compare, cashflow, check, breakeven, catalog, bench and montecarlo\n",
+        std::fprintf(stderr, "payback: unknown command \"%s\"; the commands are compare, cashflow, check, breakeven, catalog, bench, montecarlo, sweep and tornado\n",
                      argv[1]);
         return 2;
     }

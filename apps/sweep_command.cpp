@@ -2,8 +2,14 @@
 //               [--set k=v]... [--csv | --json]
 // The scenario's metrics over a 1-D or 2-D grid of numeric keys; for a 2-D grid, the break-even
 // contour, where the NPV savings cross zero.
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include <fmt/format.h>
@@ -31,12 +37,31 @@ nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::js
 // A key's value in a table: short, but every digit the grid's steps need.
 std::string key_value(double v) { return fmt::format("{:.6g}", v); }
 
+// Prose cut into lines of at most 80 columns at spaces (a word longer than that stays whole).
+std::string wrapped(const std::string& text) {
+    std::string out, line;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        auto end = text.find(' ', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(start, end - start);
+        if (!line.empty() && line.size() + 1 + word.size() > 80) {
+            out += line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        start = end + 1;
+    }
+    return out + line + "\n";
+}
+
 std::string months(double v) { return std::isnan(v) ? "-" : amount(v, 1); }
 
 std::string text_1d(const Scenario& s, const SweepResult& r, const std::vector<std::size_t>& clouds) {
     const SweepAxis& axis = r.axes[0];
-    std::string out = fmt::format("{}: NPV savings and payback of building, as {} goes from {} to {} ({})\n\n", s.name,
-                                  axis.key, key_value(axis.low), key_value(axis.high), s.currency);
+    std::string out = wrapped(fmt::format("{}: NPV savings and payback of building, as {} goes from {} to {} ({}).",
+                                          s.name, axis.key, key_value(axis.low), key_value(axis.high), s.currency)) +
+                      "\n";
     const std::size_t key_width = std::max<std::size_t>(axis.key.size(), 10);
     out += fmt::format("{:>{}}", axis.key, key_width);
     std::vector<std::size_t> widths;
@@ -61,8 +86,9 @@ std::string text_2d(const Scenario& s, const SweepResult& r, std::size_t cloud) 
     const auto& xs = r.values[0];
     const auto& ys = r.values[1];
     const std::vector<double>& savings = r.metrics.npv_savings[cloud];
-    std::string out = fmt::format("{}: NPV savings of building against {} ({}), {} down, {} across\n\n", s.name,
-                                  r.clouds[cloud], s.currency, r.axes[0].key, r.axes[1].key);
+    std::string out = wrapped(fmt::format("{}: NPV savings of building against {} ({}), {} down, {} across.",
+                                          s.name, r.clouds[cloud], s.currency, r.axes[0].key, r.axes[1].key)) +
+                      "\n";
     std::size_t row_width = r.axes[0].key.size(), width = 6;
     for (double x : xs) row_width = std::max(row_width, key_value(x).size());
     for (double y : ys) width = std::max(width, key_value(y).size());
@@ -72,19 +98,21 @@ std::string text_2d(const Scenario& s, const SweepResult& r, std::size_t cloud) 
     out += "\n";
     for (std::size_t i = 0; i < xs.size(); ++i) {
         out += fmt::format("{:>{}}", key_value(xs[i]), row_width);
-        for (std::size_t j = 0; j < ys.size(); ++j) out += fmt::format(" {:>{}}", amount(savings[i * ys.size() + j]), width);
+        for (std::size_t j = 0; j < ys.size(); ++j)
+            out += fmt::format(" {:>{}}", amount(savings[i * ys.size() + j]), width);
         out += "\n";
     }
 
     const ContourLine& contour = r.contours[cloud];
     if (contour.polylines.empty()) {
         const bool wins = std::all_of(savings.begin(), savings.end(), [](double v) { return v > 0.0; });
-        out += fmt::format("\nNo break-even against {} on this grid: {} at every point.\n", r.clouds[cloud],
-                           wins ? "building wins" : "renting wins (or ties)");
+        out += "\n" + wrapped(fmt::format("No break-even against {} on this grid: {} at every point.", r.clouds[cloud],
+                                         wins ? "building wins" : "renting wins (or ties)"));
         return out;
     }
-    out += fmt::format("\nBreak-even against {} (NPV savings = 0), interpolated linearly between grid points:\n",
-                       r.clouds[cloud]);
+    out += "\n" + wrapped(fmt::format("Break-even against {} (NPV savings = 0), interpolated linearly between grid "
+                                     "points:",
+                                     r.clouds[cloud]));
     const std::size_t x_width = std::max<std::size_t>(r.axes[0].key.size(), 10);
     for (std::size_t l = 0; l < contour.polylines.size(); ++l) {
         if (contour.polylines.size() > 1) out += fmt::format("line {}:\n", l + 1);
@@ -157,8 +185,35 @@ nlohmann::json json_report(const Scenario& s, const SweepResult& r, const std::s
         }
         contours.push_back({{"cloud", line.cloud}, {"polylines", polylines}});
     }
-    return {{"scenario", s.name},  {"currency", s.currency}, {"axes", axes},         {"clouds", r.clouds},
-            {"against", against},  {"points", points},       {"contours", contours}, {"path", r.path_note}};
+    return {{"scenario", s.name}, {"currency", s.currency}, {"axes", axes},         {"clouds", r.clouds},
+            {"against", against}, {"points", points},       {"contours", contours}, {"path", r.path_note}};
+}
+
+std::atomic<bool> interrupted{false};
+extern "C" void on_sweep_interrupt(int) { interrupted = true; }
+
+// The sweep, with progress on a terminal (a grid that must be evaluated exactly takes a while) and
+// Ctrl-C stopping it cleanly, as payback montecarlo does.
+SweepResult evaluate_grid(const Scenario& scenario, const std::vector<SweepAxis>& axes) {
+    EvaluationOptions options;
+    options.cancel = &interrupted;
+    const bool terminal = isatty(STDERR_FILENO) != 0;
+    if (terminal)
+        options.progress = [](double done) {
+            std::fprintf(stderr, "\rsweep: %3.0f %%", 100.0 * done);
+            std::fflush(stderr);
+        };
+    std::signal(SIGINT, on_sweep_interrupt);
+    SweepResult r;
+    try {
+        r = sweep(scenario, axes, options);
+    } catch (const Cancelled&) {
+        std::fprintf(stderr, "%spayback sweep: interrupted; nothing written\n", terminal ? "\n" : "");
+        std::exit(130);
+    }
+    std::signal(SIGINT, SIG_DFL);
+    if (terminal) std::fprintf(stderr, "\r              \r");
+    return r;
 }
 
 }  // namespace
@@ -175,12 +230,14 @@ void add_sweep_command(CLI::App& app) {
         ->add_option("--vary", args->axes,
                      "KEY=LO:HI:STEP: a numeric key and its grid, LO to HI (both included) in steps of STEP, at most "
                      "10,000 values; once for a 1-D sweep, twice for a 2-D grid")
+        ->allow_extra_args(false)  // one value each time, so the scenario may follow
         ->required();
     command->add_option("--against", args->against,
                         "The cloud option of the text report (default: every one for 1-D; for 2-D, the one closest "
                         "to beating the rig)");
     auto* json = command->add_flag("--json", args->json, "Print one JSON object: axes, points, contours");
-    command->add_flag("--csv", args->csv, "Print one CSV row per grid point: the keys, then the metrics")->excludes(json);
+    command->add_flag("--csv", args->csv, "Print one CSV row per grid point: the keys, then the metrics")
+        ->excludes(json);
     command->callback([args] {
         std::vector<SweepAxis> axes;
         for (const auto& text : args->axes) axes.push_back(parse_axis(text));
@@ -190,7 +247,7 @@ void add_sweep_command(CLI::App& app) {
         const std::optional<std::string> named =
             args->against.empty() ? std::nullopt : std::optional<std::string>(args->against);
         const std::size_t against = against_index(scenario, named);
-        const SweepResult r = sweep(scenario, axes);
+        const SweepResult r = evaluate_grid(scenario, axes);
         if (args->json) {
             emit(json_report(scenario, r, r.clouds[against]).dump(2) + "\n");
         } else if (args->csv) {
@@ -205,7 +262,7 @@ void add_sweep_command(CLI::App& app) {
             } else {
                 text = text_2d(scenario, r, against);
             }
-            emit(text + "\n(" + r.path_note + ")\n");
+            emit(text + "\n" + wrapped("(" + r.path_note + ")"));
         }
     });
 }

@@ -39,6 +39,24 @@ std::string short_key(const std::string& key) {
     return key.size() <= key_width ? key : ".." + key.substr(key.size() - (key_width - 2));
 }
 
+// Prose cut into lines of at most 80 columns at spaces (a word longer than that stays whole).
+std::string wrapped(const std::string& text) {
+    std::string out, line;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        auto end = text.find(' ', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(start, end - start);
+        if (!line.empty() && line.size() + 1 + word.size() > 80) {
+            out += line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        start = end + 1;
+    }
+    return out + line + "\n";
+}
+
 std::string short_source(const std::string& source) {
     const auto cut = source.find(", cut");
     return cut == std::string::npos ? source : source.substr(0, cut) + " cut*";
@@ -63,11 +81,12 @@ std::string bar(const TornadoBar& b, double base, double scale) {
 }
 
 std::string text_report(const Scenario& s, const TornadoArgs& args, const TornadoResult& r) {
-    std::string out = fmt::format("{}: what moves the NPV savings of building against {} ({})\n", s.name, r.against,
-                                  s.currency);
-    out += fmt::format("Base {} at the scenario's values. Each input from its low to its high value, the others\n"
-                       "as they are: '=' the savings at the low value, '#' at the high value.\n\n",
-                       amount(r.base));
+    std::string out = wrapped(fmt::format("{}: what moves the NPV savings of building against {} ({}).", s.name,
+                                          r.against, s.currency));
+    out += wrapped(fmt::format("Base {} at the scenario's values. Each input from its low to its high value, the "
+                               "others as they are: '=' the savings at the low value, '#' at the high value.",
+                               amount(r.base))) +
+           "\n";
     if (r.bars.empty()) return out + "No inputs to swing.\n";
     double scale = 0.0;
     for (const TornadoBar& b : r.bars)
@@ -89,14 +108,13 @@ std::string text_report(const Scenario& s, const TornadoArgs& args, const Tornad
     if (cut) out += "* cut to the values the key allows\n";
 
     if (r.samples == 0) {
-        out += s.uncertainty.empty()
-                   ? "\nNo global ranking: the scenario has no [uncertainty] table to sample.\n"
-                   : "\nNo global ranking (--samples 0).\n";
+        out += s.uncertainty.empty() ? "\nNo global ranking: the scenario has no [uncertainty] table to sample.\n"
+                                     : "\nNo global ranking (--samples 0).\n";
         return out;
     }
-    out += fmt::format("\nGlobal ranking: Spearman rank correlation of each uncertain input with the NPV savings\n"
-                       "over {} Monte Carlo samples (seed {}), the other inputs varying too:\n",
-                       amount(static_cast<double>(r.samples)), args.seed);
+    out += "\n" + wrapped(fmt::format("Global ranking: Spearman rank correlation of each uncertain input with the NPV "
+                                     "savings over {} Monte Carlo samples (seed {}), the other inputs varying too:",
+                                     amount(static_cast<double>(r.samples)), args.seed));
     for (const GlobalRank& g : r.global) {
         const int cells = std::isnan(g.rho) ? 0 : static_cast<int>(std::lround(30.0 * std::abs(g.rho)));
         out += fmt::format("{:<{}} {:>6}  {}\n", short_key(g.key), key_width,
@@ -127,8 +145,14 @@ nlohmann::json json_report(const Scenario& s, const TornadoResult& r) {
                   {"path", r.global_path_note},
                   {"ranking", ranking}};
     }
-    return {{"scenario", s.name}, {"currency", s.currency}, {"metric", r.metric}, {"against", r.against},
-            {"base", number_or_null(r.base)}, {"bars", bars}, {"global", global}, {"path", r.path_note}};
+    return {{"scenario", s.name},
+            {"currency", s.currency},
+            {"metric", r.metric},
+            {"against", r.against},
+            {"base", number_or_null(r.base)},
+            {"bars", bars},
+            {"global", global},
+            {"path", r.path_note}};
 }
 
 }  // namespace
@@ -144,12 +168,15 @@ void add_tornado_command(CLI::App& app) {
     command->add_option("--vary", args->inputs,
                         "KEY or KEY=LO:HI: swing this key (repeatable); without it, every key of [uncertainty], "
                         "else the scenario's main figures (hours, electricity and cloud prices, part prices, resale, "
-                        "discount rate)");
+                        "discount rate)")
+        ->allow_extra_args(false);
     command->add_option("--against", args->against, "The cloud option (default: the one closest to beating the rig)");
-    command->add_option("--swing", args->swing,
-                        "The relative swing of a key with neither a distribution nor a range (default 0.2: +-20 %)")
+    command
+        ->add_option("--swing", args->swing,
+                     "The relative swing of a key with neither a distribution nor a range (default 0.2: +-20 %)")
         ->check(CLI::Range(0.001, 0.999));
-    command->add_option("--samples", args->samples, "Monte Carlo samples of the global ranking (default 2,000; 0: none)")
+    command
+        ->add_option("--samples", args->samples, "Monte Carlo samples of the global ranking (default 2,000; 0: none)")
         ->check(CLI::Range(0, 10000000));
     command->add_option("--seed", args->seed, "Seed of the Monte Carlo draw (default 1)");
     command->add_flag("--json", args->json, "Print one JSON object");

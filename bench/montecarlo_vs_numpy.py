@@ -78,7 +78,7 @@ def say(line):
 # The model, three ways.
 
 def resale_value(r, horizon, power=None):
-    """What the parts fetch at the horizon's end; `power` is r -> r ** x for arrays."""
+    """What the parts fetch at the horizon's end; `power(base, exponent)` (np.power) for arrays of r."""
     years = horizon / 12.0
     gpu = GPU_PRICE * ((1.0 - r) ** years if power is None else power(1.0 - r, years))
     return gpu + REST_PRICE * (1.0 - (1.0 - REST_SALVAGE) * min(years / REST_LIFE_YEARS, 1.0))
@@ -144,7 +144,8 @@ def model_numpy(np, h, p, c, r, horizon):
         crosses &= ~found
         if crosses.any():
             g0 = gap_start[crosses]
-            payback[crosses] = (m - 1.0) + np.where(g0 <= 0.0, 0.0, g0 / np.where(g0 <= 0.0, 1.0, g0 - gap_end[crosses]))
+            ahead = g0 <= 0.0  # already ahead at the month's start: its start (guard the division anyway)
+            payback[crosses] = (m - 1.0) + np.where(ahead, 0.0, g0 / np.where(ahead, 1.0, g0 - gap_end[crosses]))
             found |= crosses
     return rig_pv - cloud_pv, payback
 
@@ -266,15 +267,26 @@ def short_error(text):
     return lines[-1] if lines else "no output"
 
 
+def children_seconds():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_json(command):
+    """Runs a command that prints JSON and returns it parsed, with "process_cpu_share": the child's CPU seconds
+    over its wall seconds (for a 1-thread run, well under 1 means other processes took the CPU)."""
+    cpu, start = children_seconds(), time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, timeout=3600)
+    cpu, wall = children_seconds() - cpu, time.perf_counter() - start
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(map(str, command))}: exit {done.returncode}: "
                            f"{short_error(done.stderr or done.stdout)}")
     try:
-        return json.loads(done.stdout)
+        parsed = json.loads(done.stdout)
     except json.JSONDecodeError:  # a JSON line after other output
-        return json.loads(done.stdout.strip().splitlines()[-1])
+        parsed = json.loads(done.stdout.strip().splitlines()[-1])
+    parsed["process_cpu_share"] = cpu / wall if wall > 0 else math.nan
+    return parsed
 
 
 def best_of(runs):
@@ -287,9 +299,9 @@ def best_of(runs):
     return best
 
 
-def run_payback(args, scenario, samples, threads):
+def run_payback(args, scenario, samples, threads, repeats=None):
     runs = []
-    for _ in range(args.repeats):
+    for _ in range(repeats or args.repeats):
         runs.append(run_json([str(args.throughput), str(scenario), str(samples), str(threads)]))
     return best_of(runs)
 
@@ -373,8 +385,8 @@ def validate(args, np, scenarios):
 def check_programs(args):
     for program in (args.throughput, args.payback):
         if not program.exists():
-            sys.exit(f"montecarlo_vs_numpy: {program} not found; build it with\n"
-                     "  cmake --preset release && cmake --build --preset release --target montecarlo_throughput payback")
+            sys.exit(f"montecarlo_vs_numpy: {program} not found; build it with\n  cmake --preset release && "
+                     "cmake --build --preset release --target montecarlo_throughput payback")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -390,17 +402,21 @@ def print_table(summary):
                f"{s['cpu_count']} CPUs, best of {s['repeats']} runs")
     out.append("")
     out.append(f"{'peer':<34} {'samples':>9} {'months':>6} {'eval s':>9} {'sample-months/s':>16} "
-               f"{'payback/peer':>12} {'peak RSS MB':>11}")
+               f"{'payback/peer':>12} {'peak RSS MB':>11} {'CPU share':>9}")
     for row in s["throughput"]:
         ratio = "" if row["ratio_payback_1_thread"] is None else f"{row['ratio_payback_1_thread']:.3g}x"
         out.append(f"{row['peer']:<34} {row['samples']:>9} {row['months']:>6} {row['evaluation_seconds']:>9.4f} "
-                   f"{fmt_rate(row['sample_months_per_second']):>16} {ratio:>12} {row['peak_rss_mb']:>11.1f}")
+                   f"{fmt_rate(row['sample_months_per_second']):>16} {ratio:>12} {row['peak_rss_mb']:>11.1f} "
+                   f"{row['process_cpu_share']:>9.2f}")
     out.append("(payback/peer: payback at 1 thread over the peer, in sample-months per second; NumPy's draw is "
-               "not timed, nor is payback's)")
+               "not timed, nor is payback's. CPU share: the best run's CPU seconds over its wall seconds, whole "
+               "process; under about 0.9 for a 1-thread peer, other processes took the CPU)")
+    out.append(f"load average at start {s['load_average_at_start'][0]:.2f}, at end {s['load_average_at_end'][0]:.2f}")
     w = s["wall_1m_60"]
     out.append("")
-    out.append(f"1,000,000 samples x 60 months: payback evaluation {w['payback_1_thread']['evaluation_seconds']:.3f} s "
-               f"at 1 thread, {w['payback_all_threads']['evaluation_seconds']:.3f} s at all threads "
+    out.append(f"{w['samples']:,} samples x 60 months: payback evaluation "
+               f"{w['payback_1_thread']['evaluation_seconds']:.3f} s at 1 thread, "
+               f"{w['payback_all_threads']['evaluation_seconds']:.3f} s at all threads "
                f"(with its draw {w['payback_all_threads']['total_seconds']:.3f} s), peak RSS "
                f"{w['payback_all_threads']['peak_rss_mb']:.1f} MB; NumPy {w['numpy']['evaluation_seconds']:.3f} s "
                f"(+ draw {w['numpy']['draw_seconds']:.3f} s), peak RSS {w['numpy']['peak_rss_mb']:.1f} MB "
@@ -414,7 +430,7 @@ def print_table(summary):
                f"{m['payback_vs_exact_in_standard_errors']:+.2f} SE; NumPy - exact = "
                f"{m['numpy'] - m['exact']:+.2f} = {m['numpy_vs_exact_in_standard_errors']:+.2f} SE")
     out.append("")
-    out.append("payback scaling (1 thread unless noted)")
+    out.append(f"scaling, 1 thread (best of {s['scaling_repeats']} runs; the 1e6 x 60 row is the one above)")
     out.append(f"{'samples':>9} {'months':>6} {'threads':>7} {'eval s':>9} {'sample-months/s':>16} {'peak RSS MB':>11} "
                f"{'NumPy eval s':>12} {'NumPy s-m/s':>12} {'NumPy RSS MB':>12}")
     for row in s["scaling"]:
@@ -445,6 +461,8 @@ def main():
                         default=[10_000, 100_000, 1_000_000], help="samples of the scaling rows (default 1e4,1e5,1e6)")
     parser.add_argument("--scaling-months", type=lambda s: [int(x) for x in s.split(",")], default=[12, 60, 240],
                         help="horizons of the scaling rows (default 12,60,240), at the largest sample count")
+    parser.add_argument("--scaling-repeats", type=int, default=1,
+                        help="timed runs per scaling row (default 1; 1e6 x 240 months takes minutes)")
     parser.add_argument("--no-numpy-scaling", action="store_true", help="time only payback in the scaling rows")
     parser.add_argument("--throughput", type=pathlib.Path, default=THROUGHPUT, help="the montecarlo_throughput program")
     parser.add_argument("--payback", type=pathlib.Path, default=PAYBACK, help="the payback program (for the check)")
@@ -493,8 +511,9 @@ def main():
             f"{python_row['max_relative_difference_from_numpy']:.1e})")
 
         rate_1 = payback_1["sample_months_per_second"]
+        rate_all = payback_all["sample_months_per_second"]
         rows = []
-        for name, row, kind in ((f"payback, 1 thread", payback_1, "payback"),
+        for name, row, kind in (("payback, 1 thread", payback_1, "payback"),
                                 (f"payback, threads={args.threads}", payback_all, "payback"),
                                 ("NumPy (month loop)", numpy_row, "numpy"),
                                 ("NumPy closed form (not per month)", closed_row, "numpy_closed_form"),
@@ -503,16 +522,17 @@ def main():
                          "evaluation_seconds": row["evaluation_seconds"],
                          "median_evaluation_seconds": row["median_evaluation_seconds"],
                          "sample_months_per_second": row["sample_months_per_second"],
-                         "ratio_payback_1_thread": None if row is payback_1 else rate_1 / row["sample_months_per_second"],
+                         "ratio_payback_1_thread": None if row is payback_1
+                         else rate_1 / row["sample_months_per_second"],
                          "ratio_payback_all_threads": None if row is payback_all
-                         else payback_all["sample_months_per_second"] / row["sample_months_per_second"],
-                         "peak_rss_mb": row["peak_rss_mb"]})
+                         else rate_all / row["sample_months_per_second"],
+                         "peak_rss_mb": row["peak_rss_mb"], "process_cpu_share": row["process_cpu_share"]})
         summary["throughput"] = rows
         summary["ratios"] = {
             "payback_over_numpy": rate_1 / numpy_row["sample_months_per_second"],
             "payback_over_python": rate_1 / python_row["sample_months_per_second"],
-            "payback_all_threads_over_numpy": payback_all["sample_months_per_second"] / numpy_row["sample_months_per_second"],
-            "payback_all_threads_over_python": payback_all["sample_months_per_second"] / python_row["sample_months_per_second"],
+            "payback_all_threads_over_numpy": rate_all / numpy_row["sample_months_per_second"],
+            "payback_all_threads_over_python": rate_all / python_row["sample_months_per_second"],
             "payback_over_numpy_closed_form": rate_1 / closed_row["sample_months_per_second"],
         }
         summary["wall_1m_60"] = {"samples": n, "payback_1_thread": payback_1, "payback_all_threads": payback_all,
@@ -529,8 +549,8 @@ def main():
             "payback_vs_exact_in_standard_errors": (payback_all["mean_npv_savings"] - exact) / se,
             "numpy_vs_exact_in_standard_errors": (numpy_row["mean_npv_savings"] - exact) / se,
         }
-        say(f"mean npv_savings: payback {payback_all['mean_npv_savings']:.3f}, NumPy {numpy_row['mean_npv_savings']:.3f}"
-            f" ± {se:.3f}, exact {exact:.3f}")
+        say(f"mean npv_savings: payback {payback_all['mean_npv_savings']:.3f}, "
+            f"NumPy {numpy_row['mean_npv_savings']:.3f} ± {se:.3f}, exact {exact:.3f}")
 
         scaling = []
         largest = max(args.scaling_samples)
@@ -541,13 +561,14 @@ def main():
                 row = {"samples": samples, "months": horizon, "threads": 1, "payback": payback_1, "numpy": numpy_row}
             else:
                 row = {"samples": samples, "months": horizon, "threads": 1,
-                       "payback": run_payback(args, scenarios[horizon], samples, 1)}
+                       "payback": run_payback(args, scenarios[horizon], samples, 1, args.scaling_repeats)}
                 if not args.no_numpy_scaling:
-                    row["numpy"] = run_worker(args, "numpy", samples, horizon)
+                    row["numpy"] = run_worker(args, "numpy", samples, horizon, args.scaling_repeats)
             scaling.append(row)
             say(f"  payback {row['payback']['evaluation_seconds']:.4f} s"
                 + (f", NumPy {row['numpy']['evaluation_seconds']:.4f} s" if "numpy" in row else ""))
         summary["scaling"] = scaling
+        summary["scaling_repeats"] = args.scaling_repeats
         summary["load_average_at_end"] = os.getloadavg()
 
     if args.json:

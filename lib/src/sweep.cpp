@@ -111,8 +111,9 @@ std::size_t against_index(const Scenario& s, const std::optional<std::string>& n
         if (!hint.empty())
             throw InputError("--against", 0, "",
                              fmt::format("no cloud option named \"{}\"; did you mean \"{}\"?", *name, hint));
-        throw InputError("--against", 0, "", fmt::format("no cloud option named \"{}\"; the cloud options are \"{}\"",
-                                                         *name, fmt::join(names, "\", \"")));
+        throw InputError("--against", 0, "",
+                         fmt::format("no cloud option named \"{}\"; the cloud options are \"{}\"", *name,
+                                     fmt::join(names, "\", \"")));
     }
     const auto m = evaluate(model_inputs(s));
     std::size_t closest = 0;
@@ -144,8 +145,8 @@ std::vector<std::vector<std::pair<double, double>>> zero_contour(const std::vect
     };
 
     constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
-    std::vector<std::pair<std::size_t, std::size_t>> segments;     // pairs of edge ids
-    std::vector<std::array<std::size_t, 2>> incident;               // per edge: up to two segments
+    std::vector<std::pair<std::size_t, std::size_t>> segments;  // pairs of edge ids
+    std::vector<std::array<std::size_t, 2>> incident;           // per edge: up to two segments
     const std::size_t edges = horizontal + nx * (ny - 1);
     incident.assign(edges, {none, none});
     const auto add = [&](std::size_t a, std::size_t b) {
@@ -216,15 +217,17 @@ SweepResult sweep(const Scenario& s, const std::vector<SweepAxis>& axes, const E
     r.axes = axes;
     std::size_t points = 1;
     for (const SweepAxis& axis : axes) {
-        if (!(axis.low < axis.high) || !(axis.step > 0.0) || count_values(axis.low, axis.high, axis.step) > max_axis_points)
-            throw InputError(vary_source, 0, axis.key, fmt::format("{}:{}:{} is not a usable LO:HI:STEP", axis.low,
-                                                                   axis.high, axis.step));
+        if (!(axis.low < axis.high) || !(axis.step > 0.0) ||
+            count_values(axis.low, axis.high, axis.step) > max_axis_points)
+            throw InputError(vary_source, 0, axis.key,
+                             fmt::format("{}:{}:{} is not a usable LO:HI:STEP", axis.low, axis.high, axis.step));
         r.values.push_back(axis_values(axis));
         points *= r.values.back().size();
     }
     if (points > max_grid_points)
-        throw InputError(vary_source, 0, "", fmt::format("the grid has {} points, more than {}; take larger steps",
-                                                         points, max_grid_points));
+        throw InputError(
+            vary_source, 0, "",
+            fmt::format("the grid has {} points, more than {}; take larger steps", points, max_grid_points));
 
     // Each key must exist, and each end of its axis must be a value it admits (the others current).
     std::vector<std::string> keys;
@@ -256,18 +259,19 @@ SweepResult sweep(const Scenario& s, const std::vector<SweepAxis>& axes, const E
     }
     model.check_admitted(rows);
 
-    // The fast path checked at the grid's corners, the middles of its sides and its centre.
+    // The fast path checked against the exact model at 5 values of each axis (its ends, quarters
+    // and middle): 5 points of a 1-D grid, 25 of a 2-D one, corners and centre among them.
     std::vector<double> checks;
-    const auto thirds = [](std::size_t n) {
-        std::vector<std::size_t> at{0, n / 2, n - 1};
+    const auto quarters = [](std::size_t n) {
+        std::vector<std::size_t> at{0, n / 4, n / 2, 3 * n / 4, n - 1};
         at.erase(std::unique(at.begin(), at.end()), at.end());
         return at;
     };
     if (width == 1) {
-        for (std::size_t i : thirds(r.values[0].size())) checks.push_back(r.values[0][i]);
+        for (std::size_t i : quarters(r.values[0].size())) checks.push_back(r.values[0][i]);
     } else {
-        for (std::size_t i : thirds(r.values[0].size()))
-            for (std::size_t j : thirds(r.values[1].size())) {
+        for (std::size_t i : quarters(r.values[0].size()))
+            for (std::size_t j : quarters(r.values[1].size())) {
                 checks.push_back(r.values[0][i]);
                 checks.push_back(r.values[1][j]);
             }

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <stdexcept>
+#include <tuple>
 
 #include <fmt/format.h>
 
+#include "payback/engine.hpp"
 #include "payback/error.hpp"
+#include "payback/metrics.hpp"
 #include "payback/montecarlo.hpp"
-#include "payback/sample_model.hpp"
 #include "payback/sampling.hpp"
 #include "payback/sweep.hpp"
 #include "key_paths.hpp"
@@ -36,18 +39,23 @@ std::optional<double> number(std::string text) {
     return value;
 }
 
-// Whether --set key=value gives a valid scenario, the other keys as they are.
-class Admission {
+// The NPV savings against one cloud option with keys set as --set sets them, through the exact
+// model: the scenario parsed again with the overrides, then the scalar engine (the path of
+// SampleModel::evaluate_exactly). A tornado has few rows, two per input, so each is exact.
+class ExactSavings {
 public:
-    explicit Admission(const Scenario& s) : text_(to_toml(s)), source_(s.source) {}
+    ExactSavings(const Scenario& s, std::size_t cloud) : text_(to_toml(s)), source_(s.source), cloud_(cloud) {}
 
-    // The InputError's message when the key does not admit the value, else "".
-    std::string problem(const std::string& key, double value) const {
+    double base() const { return run({}); }
+
+    // The savings with the key at the value, or none and the InputError's message in `problem`
+    // when the key does not admit it.
+    std::optional<double> at(const std::string& key, double value, std::string* problem = nullptr) const {
         try {
-            (void)parse_scenario(text_, source_, {{key, fmt::format("{:.17g}", value)}});
-            return "";
+            return run({{key, fmt::format("{:.17g}", value)}});
         } catch (const InputError& e) {
-            return e.message();
+            if (problem) *problem = e.message();
+            return std::nullopt;
         }
     }
 
@@ -56,17 +64,22 @@ public:
         double good = admitted, bad = wanted;
         for (int i = 0; i < 50; ++i) {
             const double middle = 0.5 * (good + bad);
-            (problem(key, middle).empty() ? good : bad) = middle;
+            (at(key, middle) ? good : bad) = middle;
         }
         return good;
     }
 
 private:
+    double run(const std::vector<Override>& overrides) const {
+        return evaluate(model_inputs(parse_scenario(text_, source_, overrides))).versus.at(cloud_).npv_savings;
+    }
+
     std::string text_;
     std::string source_;
+    std::size_t cloud_;
 };
 
-// Whether a value is one of the scenario's numeric keys and not zero.
+// Whether the key is one of the scenario's numeric keys, and not zero.
 bool present(const Scenario& s, const std::string& key) {
     try {
         return detail::numeric_key_value(s, key, s.source) != 0.0;
@@ -81,7 +94,8 @@ TornadoInput parse_tornado_input(const std::string& text) {
     const auto equals = text.find('=');
     TornadoInput input;
     input.key = trimmed(text.substr(0, equals));
-    if (input.key.empty()) throw InputError(vary_source, 0, "", fmt::format("expected KEY or KEY=LO:HI, got \"{}\"", text));
+    if (input.key.empty())
+        throw InputError(vary_source, 0, "", fmt::format("expected KEY or KEY=LO:HI, got \"{}\"", text));
     if (equals == std::string::npos) return input;
     const std::string range = text.substr(equals + 1);
     const auto colon = range.find(':');
@@ -104,14 +118,19 @@ std::vector<std::string> default_tornado_keys(const Scenario& s) {
         const std::string part = fmt::format("rig.parts[{}]", p);
         candidates.push_back(part + ".price");
         switch (s.rig.parts[p].resale.method) {
-            case ResaleMethod::declining_balance: candidates.push_back(part + ".resale.annual_rate"); break;
+            case ResaleMethod::declining_balance:
+                candidates.push_back(part + ".resale.annual_rate");
+                break;
             case ResaleMethod::straight_line:
                 candidates.push_back(part + ".resale.life_years");
                 candidates.push_back(part + ".resale.salvage_fraction");
                 break;
-            case ResaleMethod::price_performance: candidates.push_back(part + ".resale.half_life_years"); break;
+            case ResaleMethod::price_performance:
+                candidates.push_back(part + ".resale.half_life_years");
+                break;
             case ResaleMethod::none:
-            case ResaleMethod::observed: break;
+            case ResaleMethod::observed:
+                break;
         }
     }
     candidates.push_back(s.real_discount_rate ? "scenario.real_discount_rate" : "scenario.discount_rate");
@@ -139,8 +158,10 @@ TornadoResult tornado(const Scenario& s, const TornadoOptions& options) {
         for (std::size_t j = 0; j < i; ++j)
             if (inputs[i].key == inputs[j].key) throw InputError(vary_source, 0, inputs[i].key, "is given twice");
 
-    // Each input's low and high.
-    const Admission admission(s);
+    // Each input's low and high, and the savings there.
+    const ExactSavings savings(s, cloud);
+    r.base = savings.base();
+    r.path_note = "exact: the scenario run alone with each input at its low and at its high";
     const std::string relative = fmt::format("+-{:g}%", options.relative_swing * 100.0);
     for (const TornadoInput& input : inputs) {
         TornadoBar bar;
@@ -148,76 +169,57 @@ TornadoResult tornado(const Scenario& s, const TornadoOptions& options) {
         bar.current = detail::numeric_key_value(s, input.key, vary_source);
         const auto uncertain = std::find_if(s.uncertainty.inputs.begin(), s.uncertainty.inputs.end(),
                                             [&](const UncertainInput& u) { return u.key == input.key; });
+        // The savings at a value of the key: the base at its current value.
+        const auto savings_at = [&](double value, std::string* problem) -> std::optional<double> {
+            if (value == bar.current) return r.base;
+            return savings.at(input.key, value, problem);
+        };
+        std::string problem;
         if (input.range) {
             std::tie(bar.low_value, bar.high_value) = *input.range;
             bar.source = "given";
-            for (const double end : {bar.low_value, bar.high_value})
-                if (const std::string problem = admission.problem(input.key, end); !problem.empty())
+            for (auto [end, metric] :
+                 {std::pair(bar.low_value, &bar.metric_at_low), std::pair(bar.high_value, &bar.metric_at_high)}) {
+                const auto value = savings_at(end, &problem);
+                if (!value)
                     throw InputError(vary_source, 0, input.key, fmt::format("{} is not allowed: {}", end, problem));
+                *metric = *value;
+            }
         } else if (uncertain != s.uncertainty.inputs.end()) {
             bar.low_value = quantile(uncertain->distribution, 0.1);
             bar.high_value = quantile(uncertain->distribution, 0.9);
             bar.source = "P10/P90";
+            for (auto [end, metric, name] : {std::tuple(bar.low_value, &bar.metric_at_low, "P10"),
+                                             std::tuple(bar.high_value, &bar.metric_at_high, "P90")}) {
+                const auto value = savings_at(end, &problem);
+                if (!value)
+                    throw InputError(s.source, uncertain->line, input.key,
+                                     fmt::format("its {}, {}, is not allowed: {}", name, end, problem));
+                *metric = *value;
+            }
         } else {
             if (bar.current == 0.0)
-                throw InputError(vary_source, 0, input.key,
-                                 fmt::format("is 0, so {} moves it nowhere; give its range, {}=LO:HI", relative,
-                                             input.key));
+                throw InputError(
+                    vary_source, 0, input.key,
+                    fmt::format("is 0, so {} moves it nowhere; give its range, {}=LO:HI", relative, input.key));
             bar.low_value = bar.current * (1.0 - options.relative_swing);
             bar.high_value = bar.current * (1.0 + options.relative_swing);
             if (bar.low_value > bar.high_value) std::swap(bar.low_value, bar.high_value);
             bar.source = relative;
-            for (double* end : {&bar.low_value, &bar.high_value})
-                if (!admission.problem(input.key, *end).empty()) {
-                    *end = admission.clip(input.key, bar.current, *end);
+            for (auto [end, metric] :
+                 {std::pair(&bar.low_value, &bar.metric_at_low), std::pair(&bar.high_value, &bar.metric_at_high)}) {
+                auto value = savings_at(*end, nullptr);
+                if (!value) {
+                    *end = savings.clip(input.key, bar.current, *end);
                     bar.source = relative + ", cut to the allowed values";
+                    value = savings_at(*end, nullptr);
+                    if (!value) throw std::logic_error("tornado: a clipped value is not admitted");
                 }
+                *metric = *value;
+            }
         }
-        r.bars.push_back(std::move(bar));
-    }
-
-    // Rows: the current values, then each moving key at its low and at its high.
-    std::vector<std::string> keys;
-    std::vector<double> probes;
-    std::vector<std::size_t> bar_of;  // the bar of each model key
-    for (std::size_t b = 0; b < r.bars.size(); ++b) {
-        const TornadoBar& bar = r.bars[b];
-        if (bar.low_value == bar.current && bar.high_value == bar.current) continue;  // a point mass
-        keys.push_back(bar.key);
-        probes.push_back(bar.high_value != bar.current ? bar.high_value : bar.low_value);
-        bar_of.push_back(b);
-    }
-    SampleModel model(s, keys, probes);
-    const std::vector<double>& current = model.current();
-    const std::size_t width = keys.size();
-    std::vector<double> rows = current;
-    for (std::size_t k = 0; k < width; ++k)
-        for (const double value : {r.bars[bar_of[k]].low_value, r.bars[bar_of[k]].high_value}) {
-            std::vector<double> row = current;
-            row[k] = value;
-            rows.insert(rows.end(), row.begin(), row.end());
-        }
-    double base = 0.0;
-    if (width == 0) {
-        base = model.evaluate_exactly({}).npv_savings.at(cloud).at(0);
-    } else {
-        model.check_admitted(rows);
-        model.verify(rows);  // few rows: every one is checked against the exact model
-        const SampleMetrics m = model.evaluate(rows);
-        const std::vector<double>& savings = m.npv_savings.at(cloud);
-        base = savings.at(0);
-        for (std::size_t k = 0; k < width; ++k) {
-            TornadoBar& bar = r.bars[bar_of[k]];
-            bar.metric_at_low = savings.at(1 + 2 * k);
-            bar.metric_at_high = savings.at(2 + 2 * k);
-        }
-    }
-    r.base = base;
-    r.path_note = model.path_note();
-    for (std::size_t b = 0; b < r.bars.size(); ++b) {
-        TornadoBar& bar = r.bars[b];
-        if (std::find(bar_of.begin(), bar_of.end(), b) == bar_of.end()) bar.metric_at_low = bar.metric_at_high = base;
         bar.swing = std::abs(bar.metric_at_high - bar.metric_at_low);
+        r.bars.push_back(std::move(bar));
     }
     std::stable_sort(r.bars.begin(), r.bars.end(),
                      [](const TornadoBar& a, const TornadoBar& b) { return a.swing > b.swing; });
@@ -229,7 +231,8 @@ TornadoResult tornado(const Scenario& s, const TornadoOptions& options) {
         mc_options.histogram_bins = 1;
         const MonteCarloResult mc = montecarlo(s, mc_options);
         const auto found = std::find(mc.clouds.begin(), mc.clouds.end(), r.against);
-        const std::vector<double>& metric = mc.metrics.npv_savings.at(static_cast<std::size_t>(found - mc.clouds.begin()));
+        const std::vector<double>& metric =
+            mc.metrics.npv_savings.at(static_cast<std::size_t>(found - mc.clouds.begin()));
         for (std::size_t k = 0; k < mc.keys.size(); ++k)
             r.global.push_back({mc.keys[k], spearman(mc.inputs.column(static_cast<int>(k)), metric)});
         std::stable_sort(r.global.begin(), r.global.end(), [](const GlobalRank& a, const GlobalRank& b) {

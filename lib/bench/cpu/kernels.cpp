@@ -267,10 +267,14 @@ PAYBACK_AVX2 void gemm_avx2(int m, int n, int k, MatrixView a, MatrixView b, flo
     const bool packed_b = b.col_stride != 1 || m > 4 * tile_rows;
     float* a_panels = packed_a_scratch.get(std::size_t(row_block) * depth_block);
     float* b_panels = packed_b ? packed_b_scratch.get(std::size_t(depth_block) * (col_block + tile_cols)) : nullptr;
+    // With one tile of rows and B read in place, nothing reuses B: sweep it a few rows at a time,
+    // each row left to right, rather than down 256 rows 16 columns at a time (rows of a weight matrix
+    // are 4 or 12 KB apart, and every load would start a new stream).
+    const int depth_step = !packed_b && m <= tile_rows ? tiny_depth : depth_block;
     for (int jc = 0; jc < n; jc += col_block) {
         const int nc = std::min(col_block, n - jc);
-        for (int pc = 0; pc < k; pc += depth_block) {
-            const int kc = std::min(depth_block, k - pc);
+        for (int pc = 0; pc < k; pc += depth_step) {
+            const int kc = std::min(depth_step, k - pc);
             const bool add = accumulate || pc > 0;
             const MatrixView b_block{b.data + pc * b.row_stride + jc * b.col_stride, b.row_stride, b.col_stride};
             if (packed_b) pack_b(kc, nc, b_block, b_panels);
@@ -303,7 +307,6 @@ PAYBACK_AVX2 void gemm_avx2(int m, int n, int k, MatrixView a, MatrixView b, flo
 // = 12) over k; A and B rows are read in place, so nothing is packed for small problems. ----
 
 constexpr int dot_depth_block = 512;  // k per pass: 3 + 4 rows of 2 KB in L1
-constexpr int dot_col_block = 96;     // rows of B per pass: 192 KB, in L2
 constexpr int dot_max_rows = 16;      // more rows of A go to the packed kernel
 
 /// Four 8-lane vectors to their four sums.
@@ -405,18 +408,15 @@ PAYBACK_AVX2 void gemm_abt_avx2(int m, int n, int k, const float* a, std::ptrdif
         }
         return;
     }
+    // A's few rows stay in L1 while each tile of B is read once.
     for (int pc = 0; pc < k; pc += dot_depth_block) {
         const int kc = std::min(dot_depth_block, k - pc);
         const bool add = accumulate || pc > 0;
-        for (int jc = 0; jc < n; jc += dot_col_block) {
-            const int nc = std::min(dot_col_block, n - jc);
-            // A's few rows stay in L1 while each tile of B is read once.
-            for (int j = jc; j < jc + nc; j += 4) {
-                const int cols = std::min(4, jc + nc - j);
-                for (int i = 0, rows; i < m; i += rows) {
-                    rows = dot_rows(m - i);
-                    dot_tiles[rows - 1][cols - 1](kc, a + i * lda + pc, lda, b + j * ldb + pc, ldb, c + i * ldc + j, ldc, add);
-                }
+        for (int j = 0; j < n; j += 4) {
+            const int cols = std::min(4, n - j);
+            for (int i = 0, rows; i < m; i += rows) {
+                rows = dot_rows(m - i);
+                dot_tiles[rows - 1][cols - 1](kc, a + i * lda + pc, lda, b + j * ldb + pc, ldb, c + i * ldc + j, ldc, add);
             }
         }
     }

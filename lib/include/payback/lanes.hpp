@@ -3,6 +3,7 @@
 // stays out of the headers everything includes).
 #pragma once
 
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -18,7 +19,13 @@ using Lanes = Eigen::ArrayXd;
 template <>
 struct numeric_ops<Lanes> {
     using mask = Eigen::Array<bool, Eigen::Dynamic, 1>;
-    static Lanes pow(const Lanes& base, double exponent) { return base.pow(exponent); }
+    // Most lanes share their discount, inflation and escalation rates (only uncertain inputs vary):
+    // one scalar pow then serves every lane.
+    static Lanes pow(const Lanes& base, double exponent) {
+        if (base.size() > 1 && base.minCoeff() == base.maxCoeff())
+            return Lanes::Constant(base.size(), std::pow(base[0], exponent));
+        return base.pow(exponent);
+    }
     static Lanes exp(const Lanes& x) { return x.exp(); }
     static Lanes min(const Lanes& a, double b) { return a.min(b); }
     static Lanes max(const Lanes& a, double b) { return a.max(b); }

@@ -36,7 +36,7 @@ struct SampleMetrics {
 
 struct EvaluationOptions {
     int threads = 0;               ///< 0: every hardware thread
-    int chunk = 4096;              ///< samples per batch of lanes
+    int chunk = 512;               ///< samples per batch of lanes: small enough to stay in cache
     std::function<void(double)> progress;  ///< fraction done, from the calling thread
     const std::atomic<bool>* cancel = nullptr;  ///< set to stop early; evaluate() then throws Cancelled
 };

@@ -3,7 +3,8 @@
 //
 // Each grid point is the scenario with its keys set as `--set` would set them; the points are
 // evaluated together through the sample model (sample_model.hpp), whose fast path is checked
-// against the exact model at the grid's corners and centre first.
+// against the exact model first at the grid's corners, centre and quarter points (and when any
+// differs every point is evaluated exactly).
 #pragma once
 
 #include <cstddef>
@@ -54,9 +55,9 @@ struct SweepResult {
     std::vector<std::vector<double>> values;  ///< per axis (axis_values)
     /// Row-major over the grid, the first axis slowest: point (i, j) is i * values[1].size() + j.
     SampleMetrics metrics;
-    std::vector<std::string> clouds;      ///< the order of the per-cloud metrics
-    std::vector<ContourLine> contours;    ///< 2-D only: one per cloud option, in the same order
-    std::string path_note;                ///< the sample model's path (fast or exact, and why)
+    std::vector<std::string> clouds;    ///< the order of the per-cloud metrics
+    std::vector<ContourLine> contours;  ///< 2-D only: one per cloud option, in the same order
+    std::string path_note;              ///< the sample model's path (fast or exact, and why)
     std::size_t points() const { return metrics.rig_total_cost.size(); }
 };
 

@@ -573,3 +573,27 @@ TEST_CASE("the CPU trainer names its device, times steps and refuses what does n
     const Workload unflattened{"bad", "", 3, 32, 32, 10, {{linear, 3072, 10}}};
     CHECK_THROWS_AS(make_cpu_trainer(unflattened, {Tensor({10, 3072}), Tensor({10})}, 4, 1), std::invalid_argument);
 }
+
+TEST_CASE("the portable kernels train as the AVX2 ones do", "[bench][cpu]") {
+    // Where the CPU has no AVX2 the trainer runs plain loops: the same loss within 1e-6 relative and
+    // every gradient within 1e-5 of its tensor's largest element (sums run in other orders).
+    const std::string name = GENERATE(as<std::string>{}, "cifar10-tutorial", "small-mlp");
+    const Workload workload = name == "small-mlp" ? small_mlp() : find_workload(name);
+    INFO(name);
+    const auto initial = default_parameters(workload, 41);
+    const Batch data = random_batch(workload, 5, 42);
+    auto simd = make_cpu_trainer(workload, initial, 5, 2);
+    const float loss = simd->compute_gradients(data);
+    const auto gradients = simd->gradients();
+    const KernelChoice portable(false);
+    auto plain = make_cpu_trainer(workload, initial, 5, 2);
+    CHECK(plain->compute_gradients(data) == Approx(loss).epsilon(1e-6));
+    const auto g = plain->gradients();
+    for (std::size_t t = 0; t < g.size(); ++t) {
+        double worst = 0.0;
+        for (std::size_t i = 0; i < g[t].size(); ++i)
+            worst = std::max(worst, double(std::fabs(g[t].data[i] - gradients[t].data[i])));
+        INFO("gradient tensor " << t);
+        CHECK(worst <= 1e-5 * largest_magnitude(gradients[t].data));
+    }
+}
