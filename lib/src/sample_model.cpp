@@ -82,7 +82,6 @@ struct SampleModel::Impl {
     std::vector<double> probes;
     std::vector<std::string> clouds;
     ModelInputs<double> base;
-    ModelInputs<Lanes> lane_template;
     std::vector<double> v0;
     std::vector<std::vector<double>> slope;  ///< [key][field]
     struct Cross {
@@ -160,17 +159,20 @@ struct SampleModel::Impl {
         }
     }
 
-    // The inputs of `n` samples as lanes: base + Σ slope·δ + Σ cross·δδ, cloud bills exactly.
-    ModelInputs<Lanes> lanes(const double* rows, Eigen::Index n) const {
+    // The inputs of `n` samples as lanes L (dynamic, or a fixed block padded with the last row):
+    // base + Σ slope·δ + Σ cross·δδ, cloud bills exactly.
+    template <class L>
+    ModelInputs<L> lanes(const double* rows, Eigen::Index n) const {
         const std::size_t width = keys.size();
-        std::vector<Lanes> delta(width, Lanes(n));
-        for (Eigen::Index s = 0; s < n; ++s)
-            for (std::size_t k = 0; k < width; ++k)
-                delta[k][s] = rows[static_cast<std::size_t>(s) * width + k] - current[k];
-        ModelInputs<Lanes> in = lane_template;
+        const Eigen::Index size = L::SizeAtCompileTime == Eigen::Dynamic ? n : Eigen::Index{L::SizeAtCompileTime};
+        const auto row_of = [&](Eigen::Index s) { return rows + static_cast<std::size_t>(std::min(s, n - 1)) * width; };
+        std::vector<L> delta(width, L::Zero(size));
+        for (Eigen::Index s = 0; s < size; ++s)
+            for (std::size_t k = 0; k < width; ++k) delta[k][s] = row_of(s)[k] - current[k];
+        ModelInputs<L> in = structure<L>();
         std::size_t f = 0;
-        for_each_field(in, [&](Lanes& x) {
-            x = Lanes::Constant(n, v0[f]);
+        for_each_field(in, [&](L& x) {
+            x = L::Constant(size, v0[f]);
             for (std::size_t k = 0; k < width; ++k)
                 if (slope[k][f] != 0.0) x += slope[k][f] * delta[k];
             for (const Cross& c : cross)
@@ -181,13 +183,36 @@ struct SampleModel::Impl {
             for (std::size_t c = 0; c < scenario.clouds.size(); ++c) {
                 CloudOption cloud = scenario.clouds[c];
                 const double price = units::in_money_per_hour(cloud.price);
-                for (Eigen::Index s = 0; s < n; ++s) {
-                    const double* row = rows + static_cast<std::size_t>(s) * width;
-                    cloud.price = units::money_per_hour(price_key[c] >= 0 ? row[price_key[c]] : price);
+                for (Eigen::Index s = 0; s < size; ++s) {
+                    cloud.price = units::money_per_hour(price_key[c] >= 0 ? row_of(s)[price_key[c]] : price);
                     in.clouds[c].spend_per_month[s] = cloud_month(scenario, cloud, in.training_hours[s]).spend;
                 }
             }
         return in;
+    }
+
+    // The base's structure (months, parts' timing and methods) with lanes of type L for numbers.
+    template <class L>
+    ModelInputs<L> structure() const {
+        ModelInputs<L> out;
+        out.horizon_months = base.horizon_months;
+        out.energy_kwh.resize(base.energy_kwh.size());
+        out.energy_cost.resize(base.energy_cost.size());
+        out.rental_income.resize(base.rental_income.size());
+        out.rental_fees.resize(base.rental_fees.size());
+        out.loan.term_months = base.loan.term_months;
+        for (const PartInputs<double>& p : base.parts) {
+            PartInputs<L> part;
+            part.purchase_month = p.purchase_month;
+            part.sell_month = p.sell_month;
+            part.tax_depreciation = p.tax_depreciation;
+            part.wear_kept = p.wear_kept;
+            part.resale.method = p.resale.method;
+            part.resale.observed_fraction = p.resale.observed_fraction;
+            out.parts.push_back(std::move(part));
+        }
+        out.clouds.resize(base.clouds.size());
+        return out;
     }
 };
 
@@ -207,7 +232,6 @@ SampleModel::SampleModel(const Scenario& scenario, std::vector<std::string> keys
     m.price_key.assign(scenario.clouds.size(), -1);
     m.base = m.exact_inputs(m.current.data());
     m.v0 = flatten(m.base);
-    m.lane_template = stack_lanes({m.base});
     // Where the cloud bills sit in the flat list: the last 3 numbers per cloud, spend first.
     for (std::size_t c = 0; c < scenario.clouds.size(); ++c)
         m.spend_fields.push_back(m.v0.size() - 3 * (scenario.clouds.size() - c));
@@ -230,7 +254,7 @@ bool SampleModel::verify(const std::vector<double>& rows) {
     const std::size_t width = m.keys.size();
     const auto n = static_cast<Eigen::Index>(rows.size() / std::max<std::size_t>(width, 1));
     if (n == 0) return true;
-    const ModelInputs<Lanes> surrogate = m.lanes(rows.data(), n);
+    const ModelInputs<Lanes> surrogate = m.template lanes<Lanes>(rows.data(), n);
     for (Eigen::Index s = 0; s < n; ++s) {
         const double* row = rows.data() + static_cast<std::size_t>(s) * width;
         const ModelInputs<double> exact = m.exact_inputs(row);
@@ -300,9 +324,12 @@ SampleMetrics SampleModel::evaluate(const std::vector<double>& rows, const Evalu
                     break;
                 }
                 const std::size_t begin = c * chunk, end = std::min(samples, begin + chunk);
-                if (m.fast) {
-                    const auto n = static_cast<Eigen::Index>(end - begin);
-                    store(payback::evaluate(m.lanes(rows.data() + begin * width, n)), out, begin, n);
+                if (m.fast) {  // in fixed blocks of lanes, the last one padded
+                    for (std::size_t s = begin; s < end; s += LaneBlock::SizeAtCompileTime) {
+                        const auto n = static_cast<Eigen::Index>(
+                            std::min<std::size_t>(LaneBlock::SizeAtCompileTime, end - s));
+                        store(payback::evaluate(m.template lanes<LaneBlock>(rows.data() + s * width, n)), out, s, n);
+                    }
                 } else {
                     for (std::size_t s = begin; s < end; ++s)
                         store(payback::evaluate(m.exact_inputs(rows.data() + s * width)), out, s, 1);

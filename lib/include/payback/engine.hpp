@@ -163,6 +163,7 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
     T balance = principal;
 
     std::vector<T> depreciated(in.parts.size(), zero);  // each part's tax deductions so far, in money
+    std::vector<T> held_value(in.parts.size(), zero);   // each part's value at the last month's end
 
     MonthFlows<T> f;
     f.clouds.assign(in.clouds.size(), nothing);
@@ -185,8 +186,14 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
             const double age = m - part.purchase_month;  // months held at the start of month m
             const double kept_start = part.wear_kept.empty() ? 1.0 : part.wear_kept[static_cast<std::size_t>(m - 1)];
             const double kept_end = part.wear_kept.empty() ? 1.0 : part.wear_kept[static_cast<std::size_t>(m)];
-            value_start = value_start + part.cost * resale_fraction(part.resale, age, m - 1) * kept_start;
+            // A part's value at a month's start is its value at the last month's end: the same
+            // expression, so computed once (resale curves are powers, the batch path's costliest step).
+            const T start = m > part.purchase_month
+                                ? held_value[p]
+                                : T(part.cost * resale_fraction(part.resale, age, m - 1) * kept_start);
+            value_start = value_start + start;
             const T value = part.cost * resale_fraction(part.resale, age + 1.0, m) * kept_end;
+            held_value[p] = value;
             value_end = value_end + value;
             const std::size_t tax_year = static_cast<std::size_t>(age) / 12;
             if (tax_year < part.tax_depreciation.size()) {

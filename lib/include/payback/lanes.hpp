@@ -16,32 +16,39 @@ namespace payback {
 
 using Lanes = Eigen::ArrayXd;
 
-template <>
-struct numeric_ops<Lanes> {
-    using mask = Eigen::Array<bool, Eigen::Dynamic, 1>;
+/// A fixed block of lanes: no heap allocation for temporaries, so the batch engine's inner loop
+/// stays in registers and cache (sample_model.cpp evaluates samples in such blocks).
+using LaneBlock = Eigen::Array<double, 16, 1>;
+
+/// The same operations for any column of doubles, dynamic (Lanes) or fixed (LaneBlock).
+template <int Rows>
+struct numeric_ops<Eigen::Array<double, Rows, 1>> {
+    using array = Eigen::Array<double, Rows, 1>;
+    using mask = Eigen::Array<bool, Rows, 1>;
     // Most lanes share their discount, inflation and escalation rates (only uncertain inputs vary):
     // one scalar pow then serves every lane.
-    static Lanes pow(const Lanes& base, double exponent) {
+    // Otherwise exp(e·ln b), which Eigen vectorizes (its pow is a scalar call per lane), for the
+    // positive bases the model has (1 + a rate, 1 - a resale rate); the rest take pow.
+    static array pow(const array& base, double exponent) {
         if (base.size() > 1 && base.minCoeff() == base.maxCoeff())
-            return Lanes::Constant(base.size(), std::pow(base[0], exponent));
+            return array::Constant(base.size(), std::pow(base[0], exponent));
+        if (exponent != 0.0 && base.minCoeff() > 0.0) return (base.log() * exponent).exp();
         return base.pow(exponent);
     }
-    static Lanes exp(const Lanes& x) { return x.exp(); }
-    static Lanes min(const Lanes& a, double b) { return a.min(b); }
-    static Lanes max(const Lanes& a, double b) { return a.max(b); }
-    static Lanes select(const mask& condition, const Lanes& if_true, const Lanes& if_false) {
+    static array exp(const array& x) { return x.exp(); }
+    static array min(const array& a, double b) { return a.min(b); }
+    static array max(const array& a, double b) { return a.max(b); }
+    static array select(const mask& condition, const array& if_true, const array& if_false) {
         return condition.select(if_true, if_false);
     }
-    static Lanes fill_like(const Lanes& like, double value) { return Lanes::Constant(like.size(), value); }
-    static Lanes nan_like(const Lanes& like) {
-        return fill_like(like, std::numeric_limits<double>::quiet_NaN());
-    }
-    static mask less_equal(const Lanes& a, double b) { return a <= b; }
-    static mask equal(const Lanes& a, double b) { return a == b; }
+    static array fill_like(const array& like, double value) { return array::Constant(like.size(), value); }
+    static array nan_like(const array& like) { return fill_like(like, std::numeric_limits<double>::quiet_NaN()); }
+    static mask less_equal(const array& a, double b) { return a <= b; }
+    static mask equal(const array& a, double b) { return a == b; }
     static mask logical_and(const mask& a, const mask& b) { return a && b; }
     static mask logical_or(const mask& a, const mask& b) { return a || b; }
     static mask logical_not(const mask& a) { return !a; }
-    static mask all_false_like(const Lanes& like) { return mask::Constant(like.size(), false); }
+    static mask all_false_like(const array& like) { return mask::Constant(like.size(), false); }
 };
 
 /// Stacks one-sample inputs into lanes. All samples must share the structure (horizon, parts'
