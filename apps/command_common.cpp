@@ -66,6 +66,23 @@ std::string amount(const std::optional<double>& value, int decimals) {
     return value ? amount(*value, decimals) : "-";
 }
 
+std::string wrapped(const std::string& text) {
+    std::string out, line;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        auto end = text.find(' ', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(start, end - start);
+        if (!line.empty() && line.size() + 1 + word.size() > 80) {
+            out += line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        start = end + 1;
+    }
+    return out + line + "\n";
+}
+
 std::string csv_field(const std::string& text) {
     if (text.find_first_of(",\"\n") == std::string::npos) return text;
     std::string quoted = "\"";

@@ -37,6 +37,9 @@ void write_file_atomically(const std::string& path, const std::string& text);
 std::string amount(double value, int decimals = 0);
 std::string amount(const std::optional<double>& value, int decimals = 0);
 
+/// Prose cut into lines of at most 80 columns at spaces (a longer word stays whole), ending in a newline.
+std::string wrapped(const std::string& text);
+
 /// CSV field quoting per RFC 4180.
 std::string csv_field(const std::string& text);
 

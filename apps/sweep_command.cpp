@@ -37,24 +37,6 @@ nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::js
 // A key's value in a table: short, but every digit the grid's steps need.
 std::string key_value(double v) { return fmt::format("{:.6g}", v); }
 
-// Prose cut into lines of at most 80 columns at spaces (a word longer than that stays whole).
-std::string wrapped(const std::string& text) {
-    std::string out, line;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        auto end = text.find(' ', start);
-        if (end == std::string::npos) end = text.size();
-        const std::string word = text.substr(start, end - start);
-        if (!line.empty() && line.size() + 1 + word.size() > 80) {
-            out += line + "\n";
-            line.clear();
-        }
-        line += (line.empty() ? "" : " ") + word;
-        start = end + 1;
-    }
-    return out + line + "\n";
-}
-
 std::string months(double v) { return std::isnan(v) ? "-" : amount(v, 1); }
 
 std::string text_1d(const Scenario& s, const SweepResult& r, const std::vector<std::size_t>& clouds) {

@@ -39,24 +39,6 @@ std::string short_key(const std::string& key) {
     return key.size() <= key_width ? key : ".." + key.substr(key.size() - (key_width - 2));
 }
 
-// Prose cut into lines of at most 80 columns at spaces (a word longer than that stays whole).
-std::string wrapped(const std::string& text) {
-    std::string out, line;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        auto end = text.find(' ', start);
-        if (end == std::string::npos) end = text.size();
-        const std::string word = text.substr(start, end - start);
-        if (!line.empty() && line.size() + 1 + word.size() > 80) {
-            out += line + "\n";
-            line.clear();
-        }
-        line += (line.empty() ? "" : " ") + word;
-        start = end + 1;
-    }
-    return out + line + "\n";
-}
-
 std::string short_source(const std::string& source) {
     const auto cut = source.find(", cut");
     return cut == std::string::npos ? source : source.substr(0, cut) + " cut*";

@@ -15,6 +15,7 @@
 #include "payback/sampling.hpp"
 #include "payback/sweep.hpp"
 #include "key_paths.hpp"
+#include "number_text.hpp"
 
 namespace payback {
 
@@ -22,22 +23,9 @@ namespace {
 
 constexpr const char* vary_source = "--vary";
 
-std::string trimmed(const std::string& text) {
-    const auto first = text.find_first_not_of(" \t");
-    if (first == std::string::npos) return "";
-    const auto last = text.find_last_not_of(" \t");
-    return text.substr(first, last - first + 1);
-}
+using detail::trimmed;
 
-std::optional<double> number(std::string text) {
-    text = trimmed(text);
-    if (!text.empty() && text.front() == '+') text.erase(0, 1);
-    double value = 0.0;
-    const char* end = text.data() + text.size();
-    const auto [stop, error] = std::from_chars(text.data(), end, value);
-    if (text.empty() || error != std::errc() || stop != end || !std::isfinite(value)) return std::nullopt;
-    return value;
-}
+std::optional<double> number(const std::string& text) { return detail::number_from_text(text); }
 
 // The NPV savings against one cloud option with keys set as --set sets them, through the exact
 // model: the scenario parsed again with the overrides, then the scalar engine (the path of
