@@ -110,7 +110,7 @@ std::string csv_report(const SweepResult& r) {
     out += "rig_total_cost,rig_npv_cost";
     for (const std::string& cloud : r.clouds)
         for (const char* metric : {"total_cost", "npv_savings", "payback_months", "discounted_payback_months"})
-            out += "," + csv_field(fmt::format("{}:{}", metric, cloud));
+            out += fmt::format(",{}", csv_field(fmt::format("{}:{}", metric, cloud)));
     out += "\n";
     const auto cell = [](double v) { return std::isfinite(v) ? fmt::format("{}", v) : std::string(); };
     const std::size_t ny = r.values.size() == 2 ? r.values[1].size() : 1;
@@ -120,8 +120,8 @@ std::string csv_report(const SweepResult& r) {
         if (r.values.size() == 2) out += fmt::format("{},", r.values[1][p % ny]);
         out += cell(m.rig_total_cost[p]) + "," + cell(m.rig_npv_cost[p]);
         for (std::size_t c = 0; c < r.clouds.size(); ++c)
-            out += "," + cell(m.cloud_total_cost[c][p]) + "," + cell(m.npv_savings[c][p]) + "," +
-                   cell(m.payback_months[c][p]) + "," + cell(m.discounted_payback_months[c][p]);
+            out += fmt::format(",{},{},{},{}", cell(m.cloud_total_cost[c][p]), cell(m.npv_savings[c][p]),
+                               cell(m.payback_months[c][p]), cell(m.discounted_payback_months[c][p]));
         out += "\n";
     }
     return out;
