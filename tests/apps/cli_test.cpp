@@ -37,6 +37,7 @@ using payback::test::write_file;
 using payback::test::quote;
 using payback::test::run;
 using payback::test::Result;
+using payback::test::check_bad_input;
 
 std::vector<std::string> lines_of(const std::string& text) {
     std::vector<std::string> lines;
@@ -88,15 +89,6 @@ private:
     std::vector<std::vector<std::string>> rows_;
 };
 
-// The contract for bad input: exit 2, nothing on stdout, exactly one line on stderr.
-void check_bad_input(const Result& r) {
-    INFO("stderr: " << r.err);
-    CHECK(r.code == 2);
-    CHECK(r.out.empty());
-    CHECK_THAT(r.err, Catch::StartsWith("payback: "));
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-    CHECK_THAT(r.err, Catch::EndsWith("\n"));
-}
 
 // The 1-based line of `needle` in `text`.
 int line_of(const std::string& text, const std::string& needle) {

@@ -18,17 +18,10 @@ using payback::test::quote;
 using payback::test::Result;
 using payback::test::run;
 using payback::test::TempDir;
+using payback::test::check_bad_input;
 
 namespace {
 
-void check_bad_input(const Result& r) {
-    INFO("stderr: " << r.err);
-    CHECK(r.code == 2);
-    CHECK(r.out.empty());
-    CHECK_THAT(r.err, Catch::StartsWith("payback: "));
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-    CHECK_THAT(r.err, Catch::EndsWith("\n"));
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
     std::vector<std::string> lines;

@@ -3,6 +3,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -60,6 +61,17 @@ inline Result run(const std::string& args) {
     result.code = WEXITSTATUS(status);
     result.err = read_file(err_path);
     return result;
+}
+
+
+// The contract for bad input: exit 2, nothing on stdout, exactly one line on stderr.
+inline void check_bad_input(const Result& r) {
+    INFO("stderr: " << r.err);
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::StartsWith("payback: "));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_THAT(r.err, Catch::EndsWith("\n"));
 }
 
 }  // namespace payback::test
