@@ -326,3 +326,57 @@ std::string describe(const Distribution& d) {
 }
 
 }  // namespace payback
+
+namespace payback {
+
+namespace {
+constexpr std::size_t table_intervals = 1024;
+}  // namespace
+
+QuantileFunction::QuantileFunction(const Distribution& d) : d_(d) {
+    require_valid(d);
+    const auto* pert = std::get_if<dist::Pert>(&d.shape);
+    if (!pert) return;
+    low_ = pert->low;
+    width_ = pert->high - pert->low;
+    const boost::math::beta_distribution<double, DoublePolicy> beta(1.0 + pert->lambda * (pert->mode - pert->low) / width_,
+                                                                    1.0 + pert->lambda * (pert->high - pert->mode) / width_);
+    const double n = static_cast<double>(table_intervals);
+    x_.resize(table_intervals + 1);
+    slope_.resize(table_intervals + 1);
+    exact_.assign(table_intervals, false);
+    exact_.front() = exact_.back() = true;
+    for (std::size_t j = 1; j < table_intervals; ++j) {
+        x_[j] = boost::math::quantile(beta, static_cast<double>(j) / n);
+        const double density = boost::math::pdf(beta, x_[j]);
+        slope_[j] = density > 0.0 ? 1.0 / density : 0.0;
+    }
+    for (std::size_t j = 1; j + 1 < table_intervals; ++j) {
+        if (slope_[j] == 0.0 || slope_[j + 1] == 0.0) {
+            exact_[j] = true;
+            continue;
+        }
+        for (const double t : {0.25, 0.5, 0.75}) {
+            const double want = boost::math::quantile(beta, (static_cast<double>(j) + t) / n);
+            if (std::abs(interpolate(j, t) - want) > 1e-12) exact_[j] = true;
+        }
+    }
+}
+
+// Cubic Hermite on interval j at fraction t, in units of the range (the beta's [0, 1]).
+double QuantileFunction::interpolate(std::size_t j, double t) const {
+    const double h = 1.0 / static_cast<double>(table_intervals);
+    const double t2 = t * t, t3 = t2 * t;
+    return (2 * t3 - 3 * t2 + 1) * x_[j] + (t3 - 2 * t2 + t) * h * slope_[j] + (-2 * t3 + 3 * t2) * x_[j + 1] +
+           (t3 - t2) * h * slope_[j + 1];
+}
+
+double QuantileFunction::operator()(double u) const {
+    if (x_.empty() || !(u > 0.0 && u < 1.0)) return quantile(d_, u);
+    const double position = u * static_cast<double>(table_intervals);
+    const auto j = std::min(static_cast<std::size_t>(position), table_intervals - 1);
+    if (exact_[j]) return quantile(d_, u);
+    return low_ + width_ * interpolate(j, position - static_cast<double>(j));
+}
+
+}  // namespace payback

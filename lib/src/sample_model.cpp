@@ -203,6 +203,9 @@ struct SampleModel::Impl {
         out.loan.term_months = base.loan.term_months;
         for (const PartInputs<double>& p : base.parts) {
             PartInputs<L> part;
+            for (L* x : {&part.cost, &part.resale.annual_rate, &part.resale.life_years, &part.resale.salvage_fraction,
+                         &part.resale.half_life_years})
+                x->setZero();  // lanes() sets every number; fixed blocks start undefined
             part.purchase_month = p.purchase_month;
             part.sell_month = p.sell_month;
             part.tax_depreciation = p.tax_depreciation;
@@ -328,11 +331,11 @@ SampleMetrics SampleModel::evaluate(const std::vector<double>& rows, const Evalu
                     for (std::size_t s = begin; s < end; s += LaneBlock::SizeAtCompileTime) {
                         const auto n = static_cast<Eigen::Index>(
                             std::min<std::size_t>(LaneBlock::SizeAtCompileTime, end - s));
-                        store(payback::evaluate(m.template lanes<LaneBlock>(rows.data() + s * width, n)), out, s, n);
+                        store(payback::evaluate(m.template lanes<LaneBlock>(rows.data() + s * width, n), false), out, s, n);
                     }
                 } else {
                     for (std::size_t s = begin; s < end; ++s)
-                        store(payback::evaluate(m.exact_inputs(rows.data() + s * width)), out, s, 1);
+                        store(payback::evaluate(m.exact_inputs(rows.data() + s * width), false), out, s, 1);
                 }
                 done += 1;
                 if (report && options.progress) options.progress(static_cast<double>(done) / chunks);
@@ -359,7 +362,7 @@ SampleMetrics SampleModel::evaluate(const std::vector<double>& rows, const Evalu
 SampleMetrics SampleModel::evaluate_exactly(const std::vector<double>& row) const {
     SampleMetrics out;
     out.resize(impl_->clouds.size(), 1);
-    store(payback::evaluate(impl_->exact_inputs(row.data())), out, 0, 1);
+    store(payback::evaluate(impl_->exact_inputs(row.data()), false), out, 0, 1);
     return out;
 }
 

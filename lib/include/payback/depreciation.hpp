@@ -60,3 +60,41 @@ T resale_fraction(const ResaleCurve<T>& curve, double age_months, int month_end 
 }
 
 }  // namespace payback
+
+namespace payback {
+
+/// A part's resale fraction month after month of its age (0, 1, 2, ...), as resale_fraction gives
+/// it, without a power per month: the exponential curves (declining balance, price-performance)
+/// multiply by their one-month factor and are recomputed exactly at each whole year, so the
+/// rounding of the products never spans more than 12 steps (a few 1e-16). The batch engine pays a
+/// logarithm and an exponential per lane for each power, so this is its costliest saving.
+template <class T>
+class ResaleSteps {
+public:
+    explicit ResaleSteps(const ResaleCurve<T>& curve)
+        : curve_(curve),
+          exponential_(curve.method == ResaleMethod::declining_balance ||
+                       curve.method == ResaleMethod::price_performance),
+          month_factor_(exponential_ ? resale_fraction(curve, 1.0) : numeric_ops<T>::fill_like(curve.annual_rate, 1.0)),
+          fraction_(month_factor_) {}
+
+    /// The fraction at `age_months` (whole months, each one more than the last call's), at the
+    /// end of scenario month `month_end`. The first call may start at any age.
+    T at(int age_months, int month_end) {
+        if (!exponential_ || age_months % 12 == 0 || age_months != age_ + 1)
+            fraction_ = resale_fraction(curve_, static_cast<double>(age_months), month_end);
+        else
+            fraction_ = fraction_ * month_factor_;
+        age_ = age_months;
+        return fraction_;
+    }
+
+private:
+    const ResaleCurve<T>& curve_;
+    bool exponential_;
+    T month_factor_;
+    T fraction_;
+    int age_ = -2;
+};
+
+}  // namespace payback

@@ -94,8 +94,10 @@ struct LineItems {
     /// without hardware sales and their tax (simple payback counts none; payback-if-sold counts
     /// the hardware at its value instead).
     T operating_at_start() const { return capex; }
-    T operating_at_end() const {
-        return at_end() - resale - loan_interest - loan_principal - tax_on_sale - tax_on_interest;
+    T operating_at_end() const { return operating_part_of(at_end()); }
+    /// operating_at_end() from an at_end() already summed.
+    T operating_part_of(const T& end) const {
+        return end - resale - loan_interest - loan_principal - tax_on_sale - tax_on_interest;
     }
 };
 
@@ -164,59 +166,73 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
 
     std::vector<T> depreciated(in.parts.size(), zero);  // each part's tax deductions so far, in money
     std::vector<T> held_value(in.parts.size(), zero);   // each part's value at the last month's end
+    std::vector<ResaleSteps<T>> resale;
+    resale.reserve(in.parts.size());
+    for (const auto& part : in.parts) resale.emplace_back(part.resale);
+    // Absent taxes cost nothing to leave out (the batch path's lanes all hold a zero rate then).
+    const bool taxed = !ops::all(ops::equal(in.tax.rate, 0.0));
+
+    // Escalation steps once a year: the factors are recomputed when the year changes.
+    T inflation = zero, electricity_growth = zero;
+    std::vector<T> cloud_growth(in.clouds.size(), zero);
 
     MonthFlows<T> f;
+    f.rig = nothing;
     f.clouds.assign(in.clouds.size(), nothing);
     f.rig_capex_by_part.assign(in.parts.size(), zero);
     f.work_hours = in.training_hours;
     for (int m = 1; m <= in.horizon_months; ++m) {
-        const double year = (m - 1) / 12;  // escalation steps once a year
-        const T inflation = ops::pow(1.0 + in.inflation, year);
-        LineItems<T> rig = nothing;
+        if ((m - 1) % 12 == 0) {
+            const double year = (m - 1) / 12;
+            inflation = ops::pow(1.0 + in.inflation, year);
+            electricity_growth = ops::pow(1.0 + in.electricity_escalation, year);
+            for (std::size_t c = 0; c < in.clouds.size(); ++c)
+                cloud_growth[c] = ops::pow(1.0 + in.clouds[c].price_escalation, year);
+        }
+        LineItems<T>& rig = f.rig;  // every field is set below
+        rig.capex = rig.resale = zero;
         T owned_cost = zero, depreciation = zero, gain = zero;
         T value_start = zero, value_end = zero;
         bool owns_parts = false;
         for (std::size_t p = 0; p < in.parts.size(); ++p) {
             const PartInputs<T>& part = in.parts[p];
             f.rig_capex_by_part[p] = m == part.purchase_month ? zero - part.cost : zero;
-            rig.capex = rig.capex + f.rig_capex_by_part[p];
+            if (m == part.purchase_month) rig.capex = rig.capex - part.cost;
             if (m < part.purchase_month || m > part.sell_month) continue;
             owns_parts = true;
             owned_cost = owned_cost + part.cost;
-            const double age = m - part.purchase_month;  // months held at the start of month m
+            const int age = m - part.purchase_month;  // months held at the start of month m
             const double kept_start = part.wear_kept.empty() ? 1.0 : part.wear_kept[static_cast<std::size_t>(m - 1)];
             const double kept_end = part.wear_kept.empty() ? 1.0 : part.wear_kept[static_cast<std::size_t>(m)];
-            // A part's value at a month's start is its value at the last month's end: the same
-            // expression, so computed once (resale curves are powers, the batch path's costliest step).
-            const T start = m > part.purchase_month
-                                ? held_value[p]
-                                : T(part.cost * resale_fraction(part.resale, age, m - 1) * kept_start);
+            // A part's value at a month's start is its value at the last month's end.
+            const T start = m > part.purchase_month ? held_value[p]
+                                                    : T(part.cost * resale[p].at(age, m - 1) * kept_start);
             value_start = value_start + start;
-            const T value = part.cost * resale_fraction(part.resale, age + 1.0, m) * kept_end;
+            const T value = part.cost * resale[p].at(age + 1, m) * kept_end;
             held_value[p] = value;
             value_end = value_end + value;
             const std::size_t tax_year = static_cast<std::size_t>(age) / 12;
-            if (tax_year < part.tax_depreciation.size()) {
+            if (taxed && tax_year < part.tax_depreciation.size()) {
                 const T deduction = part.cost * (part.tax_depreciation[tax_year] / 12.0);
                 depreciated[p] = depreciated[p] + deduction;
                 depreciation = depreciation + deduction;
             }
             if (m == part.sell_month) {
                 rig.resale = rig.resale + value;
-                gain = gain + value - (part.cost - depreciated[p]);  // over the remaining tax basis
+                if (taxed) gain = gain + value - (part.cost - depreciated[p]);  // over the remaining tax basis
             }
         }
 
         const std::size_t index = static_cast<std::size_t>(m - 1);
         const T wall_kwh = in.energy_kwh[index];
-        rig.energy = zero - in.energy_cost[index] * ops::pow(1.0 + in.electricity_escalation, year);
-        if (!in.rental_income.empty()) {
-            rig.rental_income = in.rental_income[index];
-            rig.rental_fees = zero - in.rental_fees[index];
-        }
-        rig.maintenance = owns_parts ? zero - in.maintenance_per_year / 12.0 * inflation : zero;
+        rig.energy = zero - in.energy_cost[index] * electricity_growth;
+        const bool rented = !in.rental_income.empty();
+        rig.rental_income = rented ? in.rental_income[index] : zero;
+        rig.rental_fees = rented ? T(zero - in.rental_fees[index]) : zero;
+        rig.maintenance = owns_parts ? T(zero - in.maintenance_per_year / 12.0 * inflation) : zero;
         rig.repair = zero - owned_cost * in.repair_reserve_rate / 12.0;
 
+        rig.loan_proceeds = rig.loan_interest = rig.loan_principal = zero;
         if (has_loan) {
             if (m == 1) rig.loan_proceeds = principal;
             const bool due = m <= in.loan.term_months;
@@ -231,22 +247,24 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
 
         // Tax effect (positive: a saving): deductible costs and depreciation lower taxes; the gain
         // on a sale over the remaining tax basis raises them (a loss lowers them).
-        const T deductible = zero - (rig.energy + rig.maintenance + rig.repair + rig.rental_fees);
-        rig.tax_on_sale = zero - in.tax.rate * gain;
-        rig.tax_on_interest = zero - in.tax.rate * in.tax.deduct_running_costs * rig.loan_interest;
-        rig.tax = in.tax.rate * (in.tax.deduct_running_costs * deductible + depreciation - rig.rental_income) +
-                  rig.tax_on_sale + rig.tax_on_interest;
+        rig.tax = rig.tax_on_sale = rig.tax_on_interest = zero;
+        if (taxed) {
+            const T deductible = zero - (rig.energy + rig.maintenance + rig.repair + rig.rental_fees);
+            rig.tax_on_sale = zero - in.tax.rate * gain;
+            rig.tax_on_interest = zero - in.tax.rate * in.tax.deduct_running_costs * rig.loan_interest;
+            rig.tax = in.tax.rate * (in.tax.deduct_running_costs * deductible + depreciation - rig.rental_income) +
+                      rig.tax_on_sale + rig.tax_on_interest;
+        }
 
         for (std::size_t c = 0; c < in.clouds.size(); ++c) {
             const CloudInputs<T>& cloud = in.clouds[c];
             LineItems<T>& items = f.clouds[c];
-            items.cloud = zero - cloud.spend_per_month * ops::pow(1.0 + cloud.price_escalation, year);
+            items.cloud = zero - cloud.spend_per_month * cloud_growth[c];
             items.storage = zero - cloud.storage_per_month * inflation;
-            items.tax = in.tax.rate * in.tax.deduct_running_costs * (zero - items.cloud - items.storage);
+            items.tax = taxed ? T(in.tax.rate * in.tax.deduct_running_costs * (zero - items.cloud - items.storage)) : zero;
         }
 
         f.month = m;
-        f.rig = rig;
         f.energy_kwh = wall_kwh;
         f.asset_value_start = value_start;
         f.asset_value_end = value_end;

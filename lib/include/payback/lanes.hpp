@@ -49,6 +49,7 @@ struct numeric_ops<Eigen::Array<double, Rows, 1>> {
     static mask logical_or(const mask& a, const mask& b) { return a || b; }
     static mask logical_not(const mask& a) { return !a; }
     static mask all_false_like(const array& like) { return mask::Constant(like.size(), false); }
+    static bool all(const mask& m) { return m.all(); }
 };
 
 /// Stacks one-sample inputs into lanes. All samples must share the structure (horizon, parts'

@@ -28,6 +28,7 @@ struct CrossingSearch {
 
     void step(int month, const T& gap_start, const T& gap_end) {
         using ops = numeric_ops<T>;
+        if (ops::all(found)) return;  // most months of a batch, once every lane has paid back
         const auto crosses = ops::logical_and(ops::logical_not(found), ops::less_equal(gap_end, 0.0));
         const auto ahead_at_start = ops::less_equal(gap_start, 0.0);
         // In months where gap_start <= 0 the fraction is unused; guard its division anyway.
@@ -70,35 +71,44 @@ struct Metrics {
 template <class T>
 class MetricsAccumulator {
 public:
-    explicit MetricsAccumulator(const ModelInputs<T>& in) : discount_rate_(in.discount_rate) {
+    /// `if_sold`: also search for payback counting the hardware at its value (the batch path
+    /// leaves it out when no one reads it; it is NaN then).
+    explicit MetricsAccumulator(const ModelInputs<T>& in, bool if_sold = true)
+        : discount_rate_(in.discount_rate), if_sold_(if_sold) {
         const T zero = numeric_ops<T>::fill_like(in.discount_rate, 0.0);
         rig_ = {zero, zero};
         rig_capex_ = rig_kwh_ = rig_resold_ = work_pv_ = zero;
+        discount_end_ = numeric_ops<T>::fill_like(in.discount_rate, 1.0);
         const auto not_yet = CrossingSearch<T>::start(zero);
         clouds_.assign(in.clouds.size(), CloudState{{zero, zero}, zero, zero, not_yet, not_yet, not_yet});
     }
 
     void operator()(const MonthFlows<T>& f) {
-        const T discount_start = discount_factor(discount_rate_, f.month - 1.0);
-        const T discount_end = discount_factor(discount_rate_, f.month);
-        rig_.add(f.rig, discount_start, discount_end);
+        const T discount_start = discount_end_;  // the last month's end
+        discount_end_ = discount_factor(discount_rate_, f.month);
+        const T& discount_end = discount_end_;
+        const T rig_start = f.rig.at_start(), rig_end = f.rig.at_end();
+        rig_.add(rig_start, rig_end, discount_start, discount_end);
         rig_capex_ = rig_capex_ - f.rig.capex;
         rig_kwh_ = rig_kwh_ + f.energy_kwh;
         work_pv_ = work_pv_ + f.work_hours * discount_end;
-
+        const T rig_operating_start = f.rig.operating_at_start();
+        const T rig_operating_end = f.rig.operating_part_of(rig_end);
         for (std::size_t c = 0; c < clouds_.size(); ++c) {
             CloudState& s = clouds_[c];
             const LineItems<T>& cloud = f.clouds[c];
-            s.totals.add(cloud, discount_start, discount_end);
+            const T cloud_start = cloud.at_start(), cloud_end = cloud.at_end();
+            s.totals.add(cloud_start, cloud_end, discount_start, discount_end);
             // Gap: how far building is behind renting, counting operating flows only.
-            const T at_start = f.rig.operating_at_start() - cloud.operating_at_start();
-            const T at_end = f.rig.operating_at_end() - cloud.operating_at_end();
+            const T at_start = rig_operating_start - cloud.operating_at_start();
+            const T at_end = rig_operating_end - cloud.operating_part_of(cloud_end);
             const T gap_start = 0.0 - (s.operating + at_start);
             const T gap_end = gap_start - at_end;
             s.operating = s.operating + at_start + at_end;
             s.payback.step(f.month, gap_start, gap_end);
-            s.payback_if_sold.step(f.month, gap_start - rig_resold_ - f.asset_value_start,
-                                   gap_end - rig_resold_ - f.asset_value_end);
+            if (if_sold_)
+                s.payback_if_sold.step(f.month, gap_start - rig_resold_ - f.asset_value_start,
+                                       gap_end - rig_resold_ - f.asset_value_end);
             const T pv_gap_start = 0.0 - (s.operating_pv + at_start * discount_start);
             const T pv_gap_end = pv_gap_start - at_end * discount_end;
             s.operating_pv = s.operating_pv + at_start * discount_start + at_end * discount_end;
@@ -129,9 +139,9 @@ private:
     struct Sums {
         T net;
         T net_pv;
-        void add(const LineItems<T>& items, const T& discount_start, const T& discount_end) {
-            net = net + items.at_start() + items.at_end();
-            net_pv = net_pv + items.at_start() * discount_start + items.at_end() * discount_end;
+        void add(const T& at_start, const T& at_end, const T& discount_start, const T& discount_end) {
+            net = net + at_start + at_end;
+            net_pv = net_pv + at_start * discount_start + at_end * discount_end;
         }
         OptionTotals<T> totals(const T& work_pv) const {
             using ops = numeric_ops<T>;
@@ -152,6 +162,8 @@ private:
     };
 
     T discount_rate_;
+    bool if_sold_;
+    T discount_end_;  ///< the discount factor at the end of the last month fed
     Sums rig_;
     T rig_capex_;   ///< capex over the horizon, a positive amount
     T rig_kwh_;
@@ -161,9 +173,10 @@ private:
 };
 
 /// Runs the model and returns its metrics (no table kept): the fast path, for any T.
+/// `if_sold`: as MetricsAccumulator's.
 template <class T>
-Metrics<T> evaluate(const ModelInputs<T>& in) {
-    MetricsAccumulator<T> acc(in);
+Metrics<T> evaluate(const ModelInputs<T>& in, bool if_sold = true) {
+    MetricsAccumulator<T> acc(in, if_sold);
     simulate(in, acc);
     return acc.finish();
 }

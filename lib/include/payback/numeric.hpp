@@ -30,6 +30,7 @@ struct numeric_ops<double> {
     static bool logical_or(bool a, bool b) { return a || b; }
     static bool logical_not(bool a) { return !a; }
     static bool all_false_like(double) { return false; }
+    static bool all(bool m) { return m; }
 };
 
 }  // namespace payback
