@@ -20,7 +20,7 @@ const Assumption& find(const std::vector<Assumption>& list, const std::string& k
 }  // namespace
 
 // The hand scenario's text starts with a blank line: [scenario] is on line 2, the second part's
-// price on line 25.
+// price on line 24.
 TEST_CASE("each value's source is its line in the scenario file, --set, or the default", "[report]") {
     test::TempDir dir;
     const std::string path = dir.write("hand.toml", test::hand_scenario());
@@ -31,7 +31,7 @@ TEST_CASE("each value's source is its line in the scenario file, --set, or the d
     CHECK(list.front().key == "scenario.name");  // the schema's order, as payback check prints it
     CHECK(list.front().source == path + ":3");
     CHECK(find(list, "rig.parts[1].price").value == "500");
-    CHECK(find(list, "rig.parts[1].price").source == path + ":25");
+    CHECK(find(list, "rig.parts[1].price").source == path + ":24");
     CHECK(find(list, "scenario.discount_rate").source == path + ":5");
     CHECK(find(list, "scenario.inflation").value == "0");
     CHECK(find(list, "scenario.inflation").source == "default");
@@ -51,10 +51,10 @@ TEST_CASE("an [uncertainty] distribution is listed with its line", "[report]") {
 [uncertainty]
 "electricity.price_per_kwh" = { dist = "uniform", low = 0.1, high = 0.4 }
 )");
-    // hand_scenario() ends on line 35; a blank line and the table's header follow.
+    // hand_scenario() ends on line 34; a blank line and the table's header follow.
     const auto list = assumptions(load_scenario(path), {});
     const Assumption& a = find(list, "uncertainty[\"electricity.price_per_kwh\"]");
-    CHECK(a.source == path + ":38");
+    CHECK(a.source == path + ":37");
     CHECK(a.value.find("uniform") != std::string::npos);
 }
 

@@ -117,3 +117,16 @@ TEST_CASE("renting wins: the answer says Rent and why", "[report]") {
     CHECK(has(page, "not within 24 months"));
     CHECK(has(page, "hardware less resale: 1,500 USD for rig against 0 USD for cloud"));
 }
+
+TEST_CASE("with a [workload] job the hours are not an input: a note instead of the break-even chart", "[report]") {
+    const Scenario s = parse_scenario(
+        test::hand_scenario(), "hand.toml",
+        {{"workload", "{ job = { model = \"cifar10-tutorial\", samples_per_epoch = 50000, epochs = 2, "
+                      "runs_per_month = 40, batch = 64, samples_per_second = 1000 } }"}});
+    const ReportData d = report_data(s, {});
+    CHECK_FALSE(d.hours);
+    const std::string page = html_report(d);
+    CHECK(has(page, "<p class=\"note\">The workload is given as training jobs"));
+    CHECK_FALSE(has(page, "aria-labelledby=\"breakeven-title\""));
+    CHECK(count(page, "<svg") == 2);
+}

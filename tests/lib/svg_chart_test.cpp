@@ -171,8 +171,8 @@ TEST_CASE("a tornado chart draws each side from the base, the longer first", "[s
     const std::string svg = render(chart);
     // x: 50..200 padded by 12 % of 150 each way, 32..218, in steps of 50: 0..250 onto 76..700,
     // 2.496 px a unit: x(50) = 200.8, x(100) = 325.6, x(200) = 575.2.
-    const auto high = svg.find("x=\"325.6\" y=");
-    const auto low = svg.find("x=\"200.8\" y=");
+    const auto high = svg.find("<rect class=\"bar\" x=\"325.6\" y=");
+    const auto low = svg.find("<rect class=\"bar\" x=\"200.8\" y=");
     REQUIRE(high != std::string::npos);
     REQUIRE(low != std::string::npos);
     CHECK(high < low);  // the high side swings further, so it is drawn first
