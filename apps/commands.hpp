@@ -14,5 +14,6 @@ void add_bench_command(CLI::App& app);
 void add_montecarlo_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 void add_tornado_command(CLI::App& app);
+void add_report_command(CLI::App& app);
 
 }  // namespace payback::cli

@@ -21,13 +21,14 @@ int main(int argc, char** argv) {
     payback::cli::add_montecarlo_command(app);
     payback::cli::add_sweep_command(app);
     payback::cli::add_tornado_command(app);
+    payback::cli::add_report_command(app);
     const auto known = [&](const char* word) {
         for (const auto* command : app.get_subcommands({}))
             if (command->get_name() == word) return true;
         return false;
     };
     if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
-        std::fprintf(stderr, "payback: unknown command \"%s\"; the commands are compare, cashflow, check, breakeven, catalog, bench, montecarlo, sweep and tornado\n",
+        std::fprintf(stderr, "payback: unknown command \"%s\"; the commands are compare, cashflow, check, breakeven, catalog, bench, montecarlo, sweep, tornado and report\n",
                      argv[1]);
         return 2;
     }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "payback/conventions.hpp"
+#include "payback/cost_breakdown.hpp"
 #include "payback/finance.hpp"
 #include "payback/format.hpp"
 #include "payback/metrics.hpp"
@@ -26,18 +27,9 @@ std::string money(double amount, const std::string& currency) {
 }
 
 std::string verdict_for(const Comparison& c, const Scenario& s) {
-    if (c.versus.empty()) return "No cloud options to compare the rig with.";
-    // For each cloud option the better way to build (alone, or renting out); then the cloud option
-    // closest to (or beating) it.
-    std::vector<const VersusResult*> per_cloud;
-    for (const VersusResult& v : c.versus) {
-        auto same = std::find_if(per_cloud.begin(), per_cloud.end(), [&](const auto* p) { return p->cloud == v.cloud; });
-        if (same == per_cloud.end()) per_cloud.push_back(&v);
-        else if (v.npv_savings > (*same)->npv_savings) *same = &v;
-    }
-    const VersusResult* best = *std::min_element(per_cloud.begin(), per_cloud.end(), [](const auto* a, const auto* b) {
-        return a->npv_savings < b->npv_savings;
-    });
+    const auto pair = headline_pair(c);
+    if (!pair) return "No cloud options to compare the rig with.";
+    const VersusResult* best = &c.versus[*pair];
     const std::string rig = best->rig == s.rig.name ? "the rig" : best->rig;
     const std::string horizon = fmt::format("{} months", s.horizon_months);
     if (best->npv_savings > 0) {
