@@ -218,7 +218,7 @@ TEST_CASE("QuantileFunction gives quantile() to 1e-12 of the range, PERT's table
           "[distribution][quantile]") {
     // The bench's PERT (low 0.15, mode 0.25, high 0.40): Beta(1 + 4·0.1/0.25, 1 + 4·0.15/0.25) = Beta(2.6, 3.4);
     // and a skewed one with its mode at the low end, Beta(1, 5), whose density does not vanish there.
-    for (const Distribution d : {Distribution{dist::Pert{0.15, 0.25, 0.40}}, Distribution{dist::Pert{10, 10, 50}}}) {
+    for (const Distribution& d : {Distribution{dist::Pert{0.15, 0.25, 0.40}}, Distribution{dist::Pert{10, 10, 50}}}) {
         const QuantileFunction fast(d);
         const auto& p = std::get<dist::Pert>(d.shape);
         double worst = 0.0;
