@@ -82,7 +82,7 @@ TEST_CASE("every command's --help has its options and an example of it, in 80 co
     }
 }
 
-TEST_CASE("--format json and csv print what --json and --csv print; a wrong format exits 2", "[cli][format]") {
+TEST_CASE("The format option: json and csv print what --json and --csv print; a wrong format exits 2", "[cli][format]") {
     const std::vector<std::string> runs = {
         "compare " + venus,
         "cashflow " + venus,
@@ -120,7 +120,7 @@ TEST_CASE("--format json and csv print what --json and --csv print; a wrong form
     check_bad_input(run("explain " + venus + " --format csv"));
 }
 
-TEST_CASE("-o writes the whole result to the file, and a failed run leaves the old file as it was", "[cli][output]") {
+TEST_CASE("The output option writes the whole result to the file; a failed run leaves the old file as it was", "[cli][output]") {
     TempDir dir;
     const fs::path out = dir.path() / "flows.csv";
     const Result written = run("cashflow " + venus + " --format csv -o " + quote(out.string()));
