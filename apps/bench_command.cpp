@@ -1,7 +1,7 @@
 // payback bench [--device cpu|cuda|all] [--workload NAME|all] [--batch 4,256] [--threads N]
-//               [--repeats N] [--seconds S] [--data FILE] [--out profile.json] [--json]
+//               [--repeats N] [--seconds S] [--data FILE] [--out profile.json] [--format table|json|csv]
 // Measures training throughput (and energy where a counter can be read) and writes a calibration
-// profile. Progress goes to stderr; the table or JSON to stdout.
+// profile. A progress bar goes to stderr on a terminal; the table, JSON or CSV to stdout.
 #include <chrono>
 #include <memory>
 #include <cstdio>
@@ -18,6 +18,8 @@
 #include "payback/bench/workload.hpp"
 #include "payback/calibration.hpp"
 #include "payback/error.hpp"
+#include "terminal.hpp"
+#include "text_table.hpp"
 
 namespace payback::cli {
 namespace {
@@ -31,7 +33,7 @@ struct BenchArgs {
     double seconds = 0.5;
     std::string data_file;
     std::string out;
-    bool json = false;
+    Output output;
 };
 
 std::string utc_now() {
@@ -76,6 +78,8 @@ void run(const BenchArgs& args) {
     CalibrationProfile profile;
     profile.date = utc_now();
     profile.software = software_versions(cuda);
+    ProgressBar bar("bench");
+    const double runs = static_cast<double>(devices.size() * workloads.size() * args.batches.size());
     for (const auto& device : devices)
         for (const auto& workload : workloads)
             for (const int batch : args.batches) {
@@ -87,24 +91,38 @@ void run(const BenchArgs& args) {
                 config.repeats = args.repeats;
                 config.seconds_per_repeat = args.seconds;
                 config.data_file = args.data_file;
-                config.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+                // A run is its warm-up and its repeats: the bar moves by one repeat's share at each line.
+                const double done = static_cast<double>(profile.results.size());
+                int lines = 0;
+                config.progress = [&](const std::string& line) {
+                    bar.update((done + static_cast<double>(lines++) / (args.repeats + 1)) / runs, line);
+                };
                 profile.results.push_back(bench::run_benchmark(config));
             }
+    bar.clear();
 
     nlohmann::json json = nlohmann::json::parse(to_json(profile));
     json["skipped"] = skipped;
     if (!args.out.empty()) write_file_atomically(args.out, to_json(profile));
-    if (args.json) {
-        emit(json.dump(2) + "\n");
+    if (args.output.format == Format::json) {
+        emit(args.output, json.dump(2) + "\n");
         return;
     }
-    std::string text = fmt::format("{:<5} {:<17} {:>5} {:>7} {:>11} {:>13} {:>8} {:>12}\n", "dev", "workload", "batch",
-                                   "threads", "samples/s", "min-max", "GFLOP/s", "J/sample");
+    if (args.output.format == Format::csv) {
+        emit(args.output, records_csv(json["results"], {"device", "workload", "batch", "threads", "samples_per_second",
+                                                        "samples_per_second_min", "samples_per_second_max", "repeats", "gflops",
+                                                        "joules_per_sample", "energy_source", "device_name"}));
+        return;
+    }
+    using A = TextTable::Align;
+    TextTable table({{"dev", A::left}, {"workload", A::left}, {"batch"}, {"threads"}, {"samples/s"}, {"min-max"},
+                     {"GFLOP/s"}, {"J/sample"}});
     for (const BenchResult& r : profile.results)
-        text += fmt::format("{:<5} {:<17} {:>5} {:>7} {:>11} {:>13} {:>8.1f} {:>12}\n", r.device, r.workload, r.batch,
-                            r.threads, amount(r.samples_per_second),
-                            amount(r.samples_per_second_min) + "-" + amount(r.samples_per_second_max), r.gflops,
-                            energy_cell(r));
+        table.add_row({r.device, r.workload, std::to_string(r.batch), std::to_string(r.threads),
+                       amount(r.samples_per_second),
+                       amount(r.samples_per_second_min) + "-" + amount(r.samples_per_second_max),
+                       fmt::format("{:.1f}", r.gflops), energy_cell(r)});
+    std::string text = table.render(Style::for_stdout(args.output.to_terminal()));
     for (const BenchResult& r : profile.results)
         if (!r.joules_per_sample) {
             text += fmt::format("energy: {}\n", r.energy_source);
@@ -112,7 +130,7 @@ void run(const BenchArgs& args) {
         }
     if (!profile.results.empty()) text += fmt::format("device: {}\n", profile.results.front().device_name);
     if (!args.out.empty()) text += fmt::format("profile written to {}\n", args.out);
-    emit(text);
+    emit(args.output, text);
 }
 
 }  // namespace
@@ -120,8 +138,7 @@ void run(const BenchArgs& args) {
 void add_bench_command(CLI::App& app) {
     auto args = std::make_shared<BenchArgs>();
     auto* command = app.add_subcommand(
-        "bench", "Measure training throughput on this machine's CPU and GPU and write a calibration profile.\n"
-                 "Example: payback bench --device cpu --batch 4,256 --out profile.json");
+        "bench", "Measure training throughput on this machine's CPU and GPU and write a calibration profile");
     command->add_option("--device", args->device, "cpu, cuda or all (default all; cuda is skipped without a GPU)")
         ->check(CLI::IsMember({"cpu", "cuda", "all"}));
     command->add_option("--workload", args->workload, "cifar10-tutorial, mlp or all (default cifar10-tutorial)");
@@ -135,7 +152,9 @@ void add_bench_command(CLI::App& app) {
         ->check(CLI::Range(0.001, 3600.0));
     command->add_option("--data", args->data_file, "A CIFAR-10 binary file (data_batch_1.bin) instead of synthetic data");
     command->add_option("--out", args->out, "Write the calibration profile (JSON) here");
-    command->add_flag("--json", args->json, "Print the profile as JSON");
+    add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
+    add_example(*command, {"payback bench --device cpu --batch 4,256 --out profile.json",
+                           "payback bench --device all --workload all --format json"});
     command->callback([args] { run(*args); });
 }
 

@@ -1,4 +1,4 @@
-// payback breakeven SCENARIO --for KEY [--range LO:HI] [--against NAME] [--set k=v]... [--json]
+// payback breakeven SCENARIO --for KEY [--range LO:HI] [--against NAME] [--set k=v]... [--format table|json|csv] [-o FILE]
 #include <charconv>
 #include <memory>
 
@@ -19,7 +19,7 @@ struct BreakevenArgs {
     std::string key;
     std::string range;
     std::string against;
-    bool json = false;
+    Output output;
 };
 
 double parse_number(const std::string& text, const std::string& whole) {
@@ -49,7 +49,10 @@ void add_breakeven_command(CLI::App& app) {
         ->required();
     command->add_option("--range", args->range, "The interval to search, LO:HI (default: 0 to 10x the current value)");
     command->add_option("--against", args->against, "The cloud option (default: the one closest to beating the rig)");
-    command->add_flag("--json", args->json, "Print one JSON object");
+    add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
+    add_example(*command, {"payback breakeven scenarios/venus-2019.toml --for electricity.price_per_kwh",
+                           "payback breakeven scenarios/venus-2019.toml --for workload.gpu_hours_per_month "
+                           "--range 0:730 --format json"});
     command->callback([args] {
         const Scenario scenario = load(args->scenario);
         BreakevenQuery query;
@@ -57,7 +60,7 @@ void add_breakeven_command(CLI::App& app) {
         if (!args->range.empty()) query.range = parse_range(args->range);
         if (!args->against.empty()) query.against = args->against;
         const BreakevenResult r = breakeven(scenario, query);
-        if (args->json) {
+        if (args->output.format != Format::table) {
             const nlohmann::json out = {{"key", r.key},
                                         {"value", r.value ? nlohmann::json(*r.value) : nlohmann::json(nullptr)},
                                         {"range", {r.range.first, r.range.second}},
@@ -67,9 +70,20 @@ void add_breakeven_command(CLI::App& app) {
                                         {"npv_savings_at_range", {r.savings_at_low, r.savings_at_high}},
                                         {"more_roots", r.more_roots},
                                         {"message", r.message}};
-            emit(out.dump(2) + "\n");
+            if (args->output.format == Format::json) {
+                emit(args->output, out.dump(2) + "\n");
+                return;
+            }
+            nlohmann::json row = out;  // the ranges' ends as columns of their own
+            row["range_low"] = r.range.first;
+            row["range_high"] = r.range.second;
+            row["npv_savings_at_low"] = r.savings_at_low;
+            row["npv_savings_at_high"] = r.savings_at_high;
+            emit(args->output, records_csv(nlohmann::json::array({row}),
+                                           {"key", "value", "current", "range_low", "range_high", "metric", "against",
+                                            "npv_savings_at_low", "npv_savings_at_high", "more_roots", "message"}));
         } else {
-            emit(r.message + "\n");
+            emit(args->output, wrapped(r.message));
         }
     });
 }

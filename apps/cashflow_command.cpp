@@ -1,6 +1,7 @@
-// payback cashflow SCENARIO [--option NAME] [--csv | --json]
+// payback cashflow SCENARIO [--option NAME] [--format table|csv|json] [-o FILE]
 #include <algorithm>
 #include <memory>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -9,6 +10,7 @@
 #include "payback/comparison.hpp"
 #include "payback/error.hpp"
 #include "report_json.hpp"
+#include "text_table.hpp"
 
 namespace payback::cli {
 
@@ -17,8 +19,7 @@ namespace {
 struct CashflowArgs {
     ScenarioArgs scenario;
     std::string option;
-    bool csv = false;
-    bool json = false;
+    Output output;
 };
 
 const CashFlows& pick(const std::vector<CashFlows>& tables, const std::string& name) {
@@ -31,8 +32,9 @@ const CashFlows& pick(const std::vector<CashFlows>& tables, const std::string& n
     throw InputError("--option", 0, "", "no option named \"" + name + "\"; the options are " + names);
 }
 
-// The line items that are non-zero somewhere (a plain rig shows no loan or tax columns), then the sums.
-std::string text_table(const CashFlows& t, const std::string& currency) {
+// The line items that are non-zero somewhere (a plain rig shows no loan or tax columns), then the
+// sums; on an 80-column terminal the columns that do not fit come in further blocks of months.
+std::string text_table(const CashFlows& t, const std::string& currency, const Style& style) {
     std::vector<std::string> columns;
     for (const auto& item : CashFlows::line_item_names()) {
         const auto& values = t.column(item);
@@ -41,24 +43,20 @@ std::string text_table(const CashFlows& t, const std::string& currency) {
     for (const char* sum : {"net", "cumulative", "discounted", "cumulative_discounted"}) columns.push_back(sum);
     if (t.kind == OptionKind::diy) columns.insert(columns.end(), {"energy_kwh", "asset_value"});
 
-    std::string out = fmt::format("{} ({}), cash flows in {}: costs negative, income positive\n\n", t.option,
-                                  to_string(t.kind), currency);
-    out += fmt::format("{:>5}", "month");
-    for (const auto& column : columns) {
-        const std::string header = column == "cumulative_discounted" ? "cum. disc." : column;
-        out += fmt::format(" {:>{}}", header, std::max<std::size_t>(header.size(), 10));
-    }
-    out += "\n";
+    std::vector<TextTable::Column> headers{{"month"}};
+    for (const auto& column : columns) headers.push_back({column == "cumulative_discounted" ? "cum. disc." : column});
+    TextTable table(headers);
     for (std::size_t r = 0; r < t.months(); ++r) {
-        out += fmt::format("{:>5}", t.month[r]);
+        std::vector<std::string> cells{std::to_string(t.month[r])};
         for (const auto& column : columns) {
-            const std::size_t width = std::max<std::size_t>(column == "cumulative_discounted" ? 10 : column.size(), 10);
             const int decimals = column == "energy_kwh" ? 1 : (column.find("cumulative") == 0 ? 0 : 2);
-            out += fmt::format(" {:>{}}", amount(t.value(column, r), decimals), width);
+            cells.push_back(amount(t.value(column, r), decimals));
         }
-        out += "\n";
+        table.add_row(std::move(cells));
     }
-    return out;
+    return wrapped(fmt::format("{} ({}), cash flows in {}: costs negative, income positive", t.option,
+                               to_string(t.kind), currency)) +
+           "\n" + table.render(style);
 }
 
 // Every column, then one capex column per part ("capex:RTX 3090").
@@ -84,18 +82,21 @@ void add_cashflow_command(CLI::App& app) {
     CLI::App* command = app.add_subcommand("cashflow", "Print an option's month-by-month cash-flow table");
     add_scenario_args(*command, args->scenario, false);
     command->add_option("--option", args->option, "Which option (default: the rig)");
-    auto* csv = command->add_flag("--csv", args->csv, "Print CSV");
-    command->add_flag("--json", args->json, "Print JSON")->excludes(csv);
+    add_output_options(*command, args->output, {Format::table, Format::csv, Format::json});
+    add_example(*command, {"payback cashflow scenarios/venus-2019.toml",
+                           "payback cashflow scenarios/venus-2019.toml --option \"AWS p3.2xlarge (V100) on-demand\" "
+                           "--format csv -o flows.csv"});
     command->callback([args] {
         const Scenario scenario = load(args->scenario);
         const std::vector<CashFlows> tables = cash_flows(scenario);
         const CashFlows& table = pick(tables, args->option);
-        if (args->csv)
-            emit(csv_table(table));
-        else if (args->json)
-            emit(cashflow_json(table).dump(2) + "\n");
+        const Output& output = args->output;
+        if (output.format == Format::csv)
+            emit(output, csv_table(table));
+        else if (output.format == Format::json)
+            emit(output, cashflow_json(table).dump(2) + "\n");
         else
-            emit(text_table(table, scenario.currency));
+            emit(output, text_table(table, scenario.currency, Style::for_stdout(output.to_terminal())));
     });
 }
 

@@ -1,5 +1,6 @@
-// payback catalog gpus|instances|parts|rates|rental [--gpu NAME] [--provider NAME] [--max-price X] [--json]
+// payback catalog gpus|instances|parts|rates|rental [--gpu NAME] [--provider NAME] [--max-price X] [--format table|json|csv] [-o FILE]
 #include <memory>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -8,6 +9,7 @@
 #include "commands.hpp"
 #include "payback/catalog.hpp"
 #include "payback/error.hpp"
+#include "text_table.hpp"
 
 namespace payback::cli {
 
@@ -18,7 +20,18 @@ struct CatalogArgs {
     std::string gpu;
     std::string provider;
     double max_price = -1;  ///< negative: no limit
-    bool json = false;
+    Output output;
+};
+
+using A = TextTable::Align;
+
+// One catalog's rows as a table and as JSON records, with the CSV's columns (the records' keys).
+struct Listing {
+    Listing(TextTable rows, std::vector<std::string> columns) : table(std::move(rows)), csv_columns(std::move(columns)) {}
+    TextTable table;
+    std::vector<std::string> csv_columns;
+    std::string note;  ///< under the table
+    nlohmann::json json = nlohmann::json::array();
 };
 
 nlohmann::json optional_number(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
@@ -28,30 +41,35 @@ bool under(double max_price, const std::optional<double>& price) { return max_pr
 
 std::string cell(const std::optional<double>& v, int decimals = 2) { return v ? amount(*v, decimals) : "-"; }
 
-void list_gpus(const Catalog& c, const CatalogArgs& a, std::string& text, nlohmann::json& json) {
-    text += fmt::format("{:<22} {:>10} {:>6} {:>7} {:>9} {:>9}  {}\n", "gpu", "launch $", "watts", "GB", "FP32 TF",
-                        "RN50 img/s", "row");
+Listing list_gpus(const Catalog& c, const CatalogArgs& a) {
+    Listing l{TextTable({{"gpu", A::left}, {"launch $"}, {"watts"}, {"GB"}, {"FP32 TF"}, {"RN50 img/s"}, {"row", A::left}}),
+              {"name", "launch_price_usd", "board_power_watts", "memory_gb", "fp32_tflops", "resnet50_amp_img_s",
+               "as_of", "source"}};
+    auto& json = l.json;
     for (const GpuSpec& g : c.gpus()) {
         if (!matches(a.gpu, g.name) || !under(a.max_price, g.launch_price_usd)) continue;
-        text += fmt::format("{:<22} {:>10} {:>6} {:>7} {:>9} {:>9}  {}\n", g.name, cell(g.launch_price_usd, 0),
-                            cell(g.board_power_watts, 0), cell(g.memory_gb, 0), cell(g.fp32_tflops, 1),
-                            cell(g.resnet50_amp_img_s, 0), g.origin.describe());
+        l.table.add_row({g.name, cell(g.launch_price_usd, 0), cell(g.board_power_watts, 0), cell(g.memory_gb, 0),
+                         cell(g.fp32_tflops, 1), cell(g.resnet50_amp_img_s, 0), g.origin.describe()});
         json.push_back({{"name", g.name}, {"launch_price_usd", optional_number(g.launch_price_usd)},
                         {"board_power_watts", optional_number(g.board_power_watts)},
                         {"memory_gb", optional_number(g.memory_gb)}, {"fp32_tflops", optional_number(g.fp32_tflops)},
                         {"resnet50_amp_img_s", optional_number(g.resnet50_amp_img_s)}, {"as_of", g.origin.as_of},
                         {"source", g.origin.source}});
     }
+    return l;
 }
 
-void list_instances(const Catalog& c, const CatalogArgs& a, std::string& text, nlohmann::json& json) {
-    text += fmt::format("{:<34} {:<14} {:<18} {:>2} {:>9} {:>9}  {}\n", "instance", "region", "gpu", "n", "on-demand",
-                        "spot", "row");
+Listing list_instances(const Catalog& c, const CatalogArgs& a) {
+    Listing l{TextTable({{"instance", A::left}, {"region", A::left}, {"gpu", A::left}, {"n"}, {"on-demand"}, {"spot"},
+                         {"row", A::left}}),
+              {"instance", "region", "gpu", "gpu_count", "gpu_memory_gb", "on_demand_per_hour", "spot_per_hour",
+               "reserved_1y_per_hour", "reserved_3y_per_hour", "currency", "as_of", "source"}};
+    auto& json = l.json;
     for (const CloudInstance& i : c.instances()) {
         if (!matches(a.gpu, i.gpu) || !matches(a.provider, i.provider) || !under(a.max_price, i.on_demand_per_hour))
             continue;
-        text += fmt::format("{:<34} {:<14} {:<18} {:>2} {:>9} {:>9}  {}\n", i.key(), i.region, i.gpu, i.gpu_count,
-                            cell(i.on_demand_per_hour, 3), cell(i.spot_per_hour, 3), i.origin.describe());
+        l.table.add_row({i.key(), i.region, i.gpu, std::to_string(i.gpu_count), cell(i.on_demand_per_hour, 3),
+                         cell(i.spot_per_hour, 3), i.origin.describe()});
         json.push_back({{"instance", i.key()}, {"region", i.region}, {"gpu", i.gpu}, {"gpu_count", i.gpu_count},
                         {"gpu_memory_gb", optional_number(i.gpu_memory_gb)},
                         {"on_demand_per_hour", optional_number(i.on_demand_per_hour)},
@@ -60,45 +78,54 @@ void list_instances(const Catalog& c, const CatalogArgs& a, std::string& text, n
                         {"reserved_3y_per_hour", optional_number(i.reserved_3y_per_hour)}, {"currency", i.currency},
                         {"as_of", i.origin.as_of}, {"source", i.origin.source}});
     }
+    return l;
 }
 
-void list_parts(const Catalog& c, const CatalogArgs& a, std::string& text, nlohmann::json& json) {
-    text += fmt::format("{:<12} {:<48} {:>9} {:>6}  {}\n", "kind", "part", "price $", "watts", "row");
+Listing list_parts(const Catalog& c, const CatalogArgs& a) {
+    Listing l{TextTable({{"part", A::left}, {"kind", A::left}, {"price $"}, {"watts"}, {"row", A::left}}),
+              {"kind", "name", "price_usd", "load_watts", "as_of", "source"}};
+    auto& json = l.json;
     for (const PartSpec& p : c.parts()) {
         if (!under(a.max_price, p.price_usd)) continue;
-        text += fmt::format("{:<12} {:<48} {:>9} {:>6}  {}\n", p.kind, p.name, cell(p.price_usd, 2), cell(p.load_watts, 0),
-                            p.origin.describe());
+        l.table.add_row({p.name, p.kind, cell(p.price_usd, 2), cell(p.load_watts, 0), p.origin.describe()});
         json.push_back({{"kind", p.kind}, {"name", p.name}, {"price_usd", optional_number(p.price_usd)},
                         {"load_watts", optional_number(p.load_watts)}, {"as_of", p.origin.as_of},
                         {"source", p.origin.source}});
     }
+    return l;
 }
 
-void list_rates(const Catalog& c, const CatalogArgs& a, std::string& text, nlohmann::json& json) {
-    text += fmt::format("{:<8} {:<24} {:>8} {:<4} {:>5}  {}\n", "region", "name", "per kWh", "cur", "year", "row");
+Listing list_rates(const Catalog& c, const CatalogArgs& a) {
+    Listing l{TextTable({{"region", A::left}, {"name", A::left}, {"per kWh"}, {"cur", A::left}, {"year"}, {"row", A::left}}),
+              {"region", "name", "price_per_kwh", "currency", "year", "as_of", "source"}};
+    auto& json = l.json;
     for (const ElectricityRate& r : c.rates()) {
         if (!under(a.max_price, r.price_per_kwh)) continue;
-        text += fmt::format("{:<8} {:<24} {:>8.4f} {:<4} {:>5}  {}\n", r.region, r.name, r.price_per_kwh, r.currency, r.year,
-                            r.origin.describe());
+        l.table.add_row({r.region, r.name, fmt::format("{:.4f}", r.price_per_kwh), r.currency, std::to_string(r.year),
+                         r.origin.describe()});
         json.push_back({{"region", r.region}, {"name", r.name}, {"price_per_kwh", r.price_per_kwh},
                         {"currency", r.currency}, {"year", r.year}, {"as_of", r.origin.as_of},
                         {"source", r.origin.source}});
     }
+    return l;
 }
 
-void list_rental(const Catalog& c, const CatalogArgs& a, std::string& text, nlohmann::json& json) {
-    text += fmt::format("{:<12} {:<16} {:>9} {:>6} {:>10}  {}\n", "market", "gpu", "price/h", "fee", "occupancy", "row");
+Listing list_rental(const Catalog& c, const CatalogArgs& a) {
+    Listing l{TextTable({{"market", A::left}, {"gpu", A::left}, {"price/h"}, {"fee"}, {"occupancy"}, {"row", A::left}}),
+              {"market", "gpu", "host_price_per_hour", "platform_fee", "occupancy", "occupancy_is_assumption", "as_of",
+               "source"}};
+    auto& json = l.json;
     for (const RentalMarket& m : c.rental_markets()) {
         if (!matches(a.gpu, m.gpu) || !matches(a.provider, m.market) || !under(a.max_price, m.host_price_per_hour)) continue;
-        text += fmt::format("{:<12} {:<16} {:>9} {:>6} {:>10}  {}\n", m.market, m.gpu, cell(m.host_price_per_hour, 4),
-                            cell(m.platform_fee, 2),
-                            cell(m.occupancy, 2) + (m.occupancy_is_assumption ? "*" : ""), m.origin.describe());
+        l.table.add_row({m.market, m.gpu, cell(m.host_price_per_hour, 4), cell(m.platform_fee, 2),
+                         cell(m.occupancy, 2) + (m.occupancy_is_assumption ? "*" : ""), m.origin.describe()});
         json.push_back({{"market", m.market}, {"gpu", m.gpu}, {"host_price_per_hour", optional_number(m.host_price_per_hour)},
                         {"platform_fee", optional_number(m.platform_fee)}, {"occupancy", optional_number(m.occupancy)},
                         {"occupancy_is_assumption", m.occupancy_is_assumption}, {"as_of", m.origin.as_of},
                         {"source", m.origin.source}});
     }
-    text += "* occupancy is an assumption: no measurement exists (pricing/README.md)\n";
+    l.note = "* occupancy is an assumption: no measurement exists (pricing/README.md)\n";
+    return l;
 }
 
 }  // namespace
@@ -113,17 +140,20 @@ void add_catalog_command(CLI::App& app) {
     command->add_option("--provider", args->provider, "Only this provider or market (aws, gcp, vast, ...)");
     command->add_option("--max-price", args->max_price, "Only rows priced at most this (per hour, per kWh, or each)")
         ->check(CLI::NonNegativeNumber);
-    command->add_flag("--json", args->json, "Print a JSON array");
+    add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
+    add_example(*command, {"payback catalog gpus", "payback catalog instances --gpu \"H100 SXM\" --provider aws",
+                           "payback catalog rates --format csv -o rates.csv"});
     command->callback([args] {
         const Catalog& catalog = Catalog::shipped();
-        std::string text;
-        nlohmann::json json = nlohmann::json::array();
-        if (args->what == "gpus") list_gpus(catalog, *args, text, json);
-        if (args->what == "instances") list_instances(catalog, *args, text, json);
-        if (args->what == "parts") list_parts(catalog, *args, text, json);
-        if (args->what == "rates") list_rates(catalog, *args, text, json);
-        if (args->what == "rental") list_rental(catalog, *args, text, json);
-        emit(args->json ? json.dump(2) + "\n" : text);
+        const Listing l = args->what == "gpus"        ? list_gpus(catalog, *args)
+                          : args->what == "instances" ? list_instances(catalog, *args)
+                          : args->what == "parts"     ? list_parts(catalog, *args)
+                          : args->what == "rates"     ? list_rates(catalog, *args)
+                                                      : list_rental(catalog, *args);
+        const Output& output = args->output;
+        if (output.format == Format::json) emit(output, l.json.dump(2) + "\n");
+        else if (output.format == Format::csv) emit(output, records_csv(l.json, l.csv_columns));
+        else emit(output, l.table.render(Style::for_stdout(output.to_terminal())) + l.note);
     });
 }
 

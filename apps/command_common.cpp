@@ -1,5 +1,6 @@
 #include "command_common.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -8,8 +9,10 @@
 
 #include <unistd.h>
 
-#include "payback/error.hpp"
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
+#include "payback/error.hpp"
 #include "payback/format.hpp"
 
 namespace payback::cli {
@@ -31,6 +34,69 @@ Scenario load(const ScenarioArgs& args) {
     std::vector<Override> overrides;
     for (const auto& assignment : args.assignments) overrides.push_back(parse_override(assignment));
     return load_scenario(args.path.empty() ? default_scenario_path() : args.path, overrides);
+}
+
+void add_example(CLI::App& command, const std::vector<std::string>& examples) {
+    std::string footer = examples.size() == 1 ? "Example:" : "Examples:";
+    for (const auto& example : examples) {
+        // "  payback ..." then "      --more \" lines of at most 80 columns, cut at spaces outside quotes.
+        std::string line = "  ";
+        bool quoted = false;
+        std::size_t start = 0;
+        while (start < example.size()) {
+            std::size_t end = start;
+            while (end < example.size() && (quoted || example[end] != ' ')) quoted ^= example[end++] == '"';
+            const std::string word = example.substr(start, end - start);
+            if (line.size() > 6 && line.size() + 1 + word.size() + 2 > 80) {
+                footer += "\n" + line + " \\";
+                line = "      " + word;
+            } else {
+                line += (line.size() > 2 ? " " : "") + word;
+            }
+            start = end + 1;
+        }
+        footer += "\n" + line;
+    }
+    command.footer(footer);
+}
+
+bool Output::to_terminal() const { return path.empty() && isatty(STDOUT_FILENO) != 0; }
+
+void add_output_options(CLI::App& command, Output& output, const std::vector<Format>& formats) {
+    static const std::vector<std::pair<std::string, Format>> names = {
+        {"table", Format::table}, {"json", Format::json}, {"csv", Format::csv}};
+    std::vector<std::string> allowed;
+    for (const auto& [name, format] : names)
+        if (std::find(formats.begin(), formats.end(), format) != formats.end()) allowed.push_back(name);
+    output.format = formats.front();
+    const auto format_named = [](const std::string& name) {
+        for (const auto& [known, format] : names)
+            if (known == name) return format;
+        return Format::table;  // unreachable: IsMember admits only the names above
+    };
+    auto* option = command
+                       .add_option_function<std::string>(
+                           "--format", [&output, format_named](const std::string& name) { output.format = format_named(name); },
+                           fmt::format("Output format (default {})", names[static_cast<std::size_t>(formats.front())].first))
+                       ->check(CLI::IsMember(allowed, CLI::ignore_case));
+    std::vector<CLI::Option*> shorthands;
+    for (const auto& [name, format] : names) {
+        if (format == Format::table || std::find(allowed.begin(), allowed.end(), name) == allowed.end()) continue;
+        const Format chosen = format;
+        auto* flag = command.add_flag_callback("--" + name, [&output, chosen] { output.format = chosen; },
+                                               "Shorthand for --format " + name);
+        flag->excludes(option);
+        for (auto* other : shorthands) flag->excludes(other);
+        shorthands.push_back(flag);
+    }
+    command.add_option("-o,--output", output.path,
+                       "Write the result to this file instead of stdout (whole or not at all: a temporary file, "
+                       "then a rename)");
+}
+
+void emit(const Output& output, const std::string& text) {
+    if (output.path.empty()) emit(text);
+    else write_file_atomically(output.path, text);
 }
 
 void emit(const std::string& text) {
@@ -66,14 +132,14 @@ std::string amount(const std::optional<double>& value, int decimals) {
     return value ? amount(*value, decimals) : "-";
 }
 
-std::string wrapped(const std::string& text) {
+std::string wrapped(const std::string& text, std::size_t width) {
     std::string out, line;
     std::size_t start = 0;
     while (start <= text.size()) {
         auto end = text.find(' ', start);
         if (end == std::string::npos) end = text.size();
         const std::string word = text.substr(start, end - start);
-        if (!line.empty() && line.size() + 1 + word.size() > 80) {
+        if (!line.empty() && line.size() + 1 + word.size() > width) {
             out += line + "\n";
             line.clear();
         }
@@ -88,6 +154,23 @@ std::string csv_field(const std::string& text) {
     std::string quoted = "\"";
     for (char ch : text) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
     return quoted + "\"";
+}
+
+std::string records_csv(const nlohmann::json& records, const std::vector<std::string>& columns) {
+    std::string out;
+    for (const auto& column : columns) out += (out.empty() ? "" : ",") + csv_field(column);
+    out += "\n";
+    for (const auto& record : records) {
+        std::string line;
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            if (c > 0) line += ",";
+            const auto found = record.find(columns[c]);
+            if (found == record.end() || found->is_null()) continue;
+            line += csv_field(found->is_string() ? found->get<std::string>() : found->dump());
+        }
+        out += line + "\n";
+    }
+    return out;
 }
 
 }  // namespace payback::cli

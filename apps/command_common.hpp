@@ -1,5 +1,6 @@
-// What every subcommand shares: the scenario argument, --set overrides, and how results are
-// written (all at once, after everything is computed, so a failure leaves nothing half-written).
+// What every subcommand shares: the scenario argument, --set overrides, its example in --help, and
+// how results are written: as a table, JSON or CSV, to stdout or to a file, all at once after
+// everything is computed, so a failure leaves nothing half-written.
 #pragma once
 
 #include <optional>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "payback/scenario.hpp"
 
@@ -26,6 +28,25 @@ std::string default_scenario_path();
 /// Loads the scenario named by `args` (or the default) with its overrides. Throws InputError.
 Scenario load(const ScenarioArgs& args);
 
+/// Sets the command's --help footer to its example(s), one command line each; a line too long for
+/// 80 columns is continued with a backslash, so it still pastes into a shell.
+void add_example(CLI::App& command, const std::vector<std::string>& examples);
+
+enum class Format { table, json, csv };
+
+/// Where and how a command writes its result.
+struct Output {
+    Format format = Format::table;
+    std::string path;  ///< --output; empty: stdout
+    bool to_terminal() const;  ///< stdout is a terminal (and no --output)
+};
+
+/// Adds --format with the formats the command has (the first is the default), --json and --csv as
+/// shorthands where the command has them, and -o/--output FILE.
+void add_output_options(CLI::App& command, Output& output, const std::vector<Format>& formats);
+
+/// Writes the whole text in one go: atomically to --output when given, else to stdout.
+void emit(const Output& output, const std::string& text);
 /// Writes the whole text to stdout in one go.
 void emit(const std::string& text);
 
@@ -37,10 +58,14 @@ void write_file_atomically(const std::string& path, const std::string& text);
 std::string amount(double value, int decimals = 0);
 std::string amount(const std::optional<double>& value, int decimals = 0);
 
-/// Prose cut into lines of at most 80 columns at spaces (a longer word stays whole), ending in a newline.
-std::string wrapped(const std::string& text);
+/// Prose cut into lines of at most `width` columns at spaces (a longer word stays whole), ending in a newline.
+std::string wrapped(const std::string& text, std::size_t width = 80);
 
 /// CSV field quoting per RFC 4180.
 std::string csv_field(const std::string& text);
+
+/// A CSV table of JSON records: a header of `columns`, then one line per record; null or missing is
+/// an empty cell, a string is quoted as needed, anything else is written as JSON.
+std::string records_csv(const nlohmann::json& records, const std::vector<std::string>& columns);
 
 }  // namespace payback::cli

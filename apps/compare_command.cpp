@@ -1,6 +1,7 @@
-// payback compare [SCENARIO] [--set k=v]... [--json | --csv]
+// payback compare [SCENARIO] [--set k=v]... [--cloud FILTER] [--format table|json|csv] [-o FILE]
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -13,6 +14,8 @@
 #include "payback/error.hpp"
 #include "payback/instance_filter.hpp"
 #include "report_json.hpp"
+#include "terminal.hpp"
+#include "text_table.hpp"
 
 namespace payback::cli {
 
@@ -21,8 +24,7 @@ namespace {
 struct CompareArgs {
     ScenarioArgs scenario;
     std::string cloud_filter;
-    bool json = false;
-    bool csv = false;
+    Output output;
 };
 
 // The IRR for a table cell: a rate, or why there is none.
@@ -38,94 +40,102 @@ std::string percent(const std::optional<double>& value) {
 }
 
 // The rig as hardware, in a few sentences: circuit, heat, energy, carbon, scheduling, scaling.
-std::string hardware_text(const Scenario& s, const Comparison& c) {
+std::string hardware_text(const Scenario& s, const Comparison& c, const Style& style) {
     const RigReport& r = c.rig;
     const auto training = static_cast<std::size_t>(PowerState::training);
     const auto idle = static_cast<std::size_t>(PowerState::idle);
-    std::string out = "\n" + std::string(r.circuit_check.over ? "WARNING: " : "") + r.circuit_check.message + "\n";
-    out += fmt::format("Heat: {} W ({} BTU/h) while training", amount(r.heat_watts[training]),
-                       amount(r.heat_btu_per_hour[training]));
-    if (s.rig.when_not_training == WhenNotTraining::idle) out += fmt::format(", {} W idle", amount(r.heat_watts[idle]));
-    out += fmt::format(". Energy: {} kWh a month", amount(r.energy_kwh_per_month));
+    std::string out = "\n" + (r.circuit_check.over ? style.warning("WARNING: ") : std::string()) +
+                      wrapped(r.circuit_check.message);
+    std::string energy = fmt::format("Heat: {} W ({} BTU/h) while training", amount(r.heat_watts[training]),
+                                     amount(r.heat_btu_per_hour[training]));
+    if (s.rig.when_not_training == WhenNotTraining::idle) energy += fmt::format(", {} W idle", amount(r.heat_watts[idle]));
+    energy += fmt::format(". Energy: {} kWh a month", amount(r.energy_kwh_per_month));
     if (r.energy_kwh_by_period.size() > 1) {
         std::vector<std::string> periods;
         for (const auto& [name, kwh] : r.energy_kwh_by_period)
             periods.push_back(fmt::format("{} {}", name, amount(kwh / s.horizon_months)));
-        out += fmt::format(" ({})", fmt::join(periods, ", "));
+        energy += fmt::format(" ({})", fmt::join(periods, ", "));
     }
-    out += ".\n";
+    out += wrapped(energy + ".");
     const bool any_co2 = std::any_of(c.options.begin(), c.options.end(), [](const OptionResult& o) { return o.co2_kg_total > 0; });
     if (any_co2) {
-        out += fmt::format("CO2 over {} months: {} {}", s.horizon_months, s.rig.name,
-                           s.grid_co2_kg_per_kwh > 0 ? amount(r.co2_kg_total) + " kg" : "unknown (no grid intensity)");
+        std::string co2 = fmt::format("CO2 over {} months: {} {}", s.horizon_months, s.rig.name,
+                                      s.grid_co2_kg_per_kwh > 0 ? amount(r.co2_kg_total) + " kg" : "unknown (no grid intensity)");
         for (std::size_t i = 1; i < c.options.size(); ++i)
             if (c.options[i].co2_kg_total > 0)
-                out += fmt::format(", {} {} kg", c.options[i].name, amount(c.options[i].co2_kg_total));
-        out += ".\n";
+                co2 += fmt::format(", {} {} kg", c.options[i].name, amount(c.options[i].co2_kg_total));
+        out += wrapped(co2 + ".");
     }
     if (r.naive_energy_cost)
-        out += fmt::format("Deferrable training in the cheapest hours: {} {} of electricity over the horizon instead "
-                           "of {} (saves {}).\n",
-                           amount(*r.scheduled_energy_cost), s.currency, amount(*r.naive_energy_cost),
-                           amount(*r.naive_energy_cost - *r.scheduled_energy_cost));
+        out += wrapped(fmt::format("Deferrable training in the cheapest hours: {} {} of electricity over the horizon "
+                                   "instead of {} (saves {}).",
+                                   amount(*r.scheduled_energy_cost), s.currency, amount(*r.naive_energy_cost),
+                                   amount(*r.naive_energy_cost - *r.scheduled_energy_cost)));
     if (c.scaling.gpus > 1)
-        out += fmt::format("{} GPUs at {:.0f} % data-parallel efficiency on {:.1f} GB/s links: {:.2f} effective GPUs.\n",
-                           c.scaling.gpus, c.scaling.efficiency * 100.0, c.scaling.link_gb_per_s,
-                           c.scaling.effective_gpus());
+        out += wrapped(fmt::format("{} GPUs at {:.0f} % data-parallel efficiency on {:.1f} GB/s links: {:.2f} "
+                                   "effective GPUs.",
+                                   c.scaling.gpus, c.scaling.efficiency * 100.0, c.scaling.link_gb_per_s,
+                                   c.scaling.effective_gpus()));
     return out;
 }
 
 // With a [workload] job: what a run costs on each option, and where each throughput came from.
-std::string job_text(const Scenario& s, const Comparison& c, std::size_t width) {
+std::string job_text(const Scenario& s, const Comparison& c, const Style& style) {
     if (!s.job || c.options.empty() || !c.options.front().job) return "";
     const TrainingJob& j = *s.job;
-    std::string out = fmt::format("\nA run: {} epochs of {} samples of {} (batch {}), {} runs a month\n", amount(j.epochs, 2),
-                                  amount(j.samples_per_epoch), j.model, j.batch, amount(j.runs_per_month, 1));
-    out += fmt::format("{:<{}}  {:>10} {:>7} {:>9} {:>9} {:>10} {:>8}\n", "option", width, "samples/s", "h/run",
-                       "per run", "per epoch", "per M smp", "kWh/run");
+    std::string out = "\n" + wrapped(fmt::format("A run: {} epochs of {} samples of {} (batch {}), {} runs a month",
+                                                 amount(j.epochs, 2), amount(j.samples_per_epoch), j.model, j.batch,
+                                                 amount(j.runs_per_month, 1)));
+    using A = TextTable::Align;
+    TextTable table({{"option", A::left}, {"samples/s"}, {"h/run"}, {"per run"}, {"per epoch"}, {"per M smp"},
+                     {"kWh/run"}});
     for (const OptionResult& o : c.options)
-        out += fmt::format("{:<{}}  {:>10} {:>7} {:>9} {:>9} {:>10} {:>8}\n", o.name, width,
-                           amount(o.job->samples_per_second), amount(o.job->hours_per_run, 2),
-                           amount(o.job->cost_per_run, 2), amount(o.job->cost_per_epoch, 2),
-                           amount(o.job->cost_per_million_samples, 2), amount(o.job->kwh_per_run, 3));
-    out += "Throughput: " + s.rig.name + " " + j.gpu_origin + "\n";
+        table.add_row({o.name, amount(o.job->samples_per_second), amount(o.job->hours_per_run, 2),
+                       amount(o.job->cost_per_run, 2), amount(o.job->cost_per_epoch, 2),
+                       amount(o.job->cost_per_million_samples, 2), amount(o.job->kwh_per_run, 3)});
+    out += table.render(style);
+    out += wrapped("Throughput: " + s.rig.name + " " + j.gpu_origin);
     for (const CloudOption& cloud : s.clouds)
-        if (!cloud.throughput_origin.empty()) out += "            " + cloud.name + " " + cloud.throughput_origin + "\n";
+        if (!cloud.throughput_origin.empty()) out += wrapped("Throughput: " + cloud.name + " " + cloud.throughput_origin);
     return out;
 }
 
-std::string text_report(const Scenario& s, const Comparison& c) {
-    std::string out = fmt::format("{}: {} months, {:.4g} GPU-hours of training a month, discount rate {:.1f}%/yr, {}{}\n\n",
-                                  s.name, s.horizon_months, units::in_hours(s.training_per_month),
-                                  s.discount_rate * 100.0, s.currency,
-                                  s.perspective == Perspective::business ? ", business (after tax)" : "");
-    std::size_t width = s.rig.name.size() + (s.rental ? 17 : 8);  // room for "<rig> + rental against"
-    for (const OptionResult& o : c.options) width = std::max(width, o.name.size());
-    out += fmt::format("{:<{}}  {:>5} {:>12} {:>12} {:>10} {:>11} {:>10}\n", "option", width, "kind", "total cost",
-                       "PV of cost", "per GPU-h", "levelized/h", "kWh");
+std::string text_report(const Scenario& s, const Comparison& c, const Style& style) {
+    std::string out = wrapped(fmt::format("{}: {} months, {:.4g} GPU-hours of training a month, discount rate "
+                                          "{:.1f}%/yr, {}{}",
+                                          s.name, s.horizon_months, units::in_hours(s.training_per_month),
+                                          s.discount_rate * 100.0, s.currency,
+                                          s.perspective == Perspective::business ? ", business (after tax)" : "")) +
+                      "\n";
+    using A = TextTable::Align;
+    TextTable options({{"option", A::left}, {"kind", A::left}, {"total cost"}, {"PV of cost"}, {"per GPU-h"},
+                       {"levelized/h"}, {"kWh"}});
     for (const OptionResult& o : c.options)
-        out += fmt::format("{:<{}}  {:>5} {:>12} {:>12} {:>10} {:>11} {:>10}\n", o.name, width, to_string(o.kind),
-                           amount(o.total_cost), amount(o.npv_cost), amount(o.cost_per_gpu_hour, 2),
-                           amount(o.levelized_cost_per_gpu_hour, 2),
-                           o.kind == OptionKind::diy ? amount(o.energy_kwh) : "");
-    out += job_text(s, c, width);
-    out += hardware_text(s, c);
-    if (!c.versus.empty()) {
-        std::string rig;
-        for (const VersusResult& v : c.versus) {
-            if (v.rig != rig) {
-                rig = v.rig;
-                out += fmt::format("\n{:<{}}  {:>11} {:>11} {:>11} {:>12} {:>8} {:>9} {:>8} {:>12}\n", rig + " against",
-                                   width, "payback mo", "if sold mo", "discounted", "NPV savings", "ROI", "IRR/yr",
-                                   "sell at", "break-even h");
-            }
-            out += fmt::format("{:<{}}  {:>11} {:>11} {:>11} {:>12} {:>8} {:>9} {:>8} {:>12}\n", v.cloud, width,
-                               amount(v.payback_months, 1), amount(v.payback_months_if_sold, 1),
-                               amount(v.discounted_payback_months, 1), amount(v.npv_savings), percent(v.roi),
-                               irr_cell(v), v.optimal_sale_month, amount(v.breakeven_gpu_hours_per_month, 1));
+        options.add_row({o.name, to_string(o.kind), amount(o.total_cost), amount(o.npv_cost),
+                         amount(o.cost_per_gpu_hour, 2), amount(o.levelized_cost_per_gpu_hour, 2),
+                         o.kind == OptionKind::diy ? amount(o.energy_kwh) : ""});
+    out += options.render(style);
+    out += job_text(s, c, style);
+    out += hardware_text(s, c, style);
+    std::string rig;
+    std::optional<TextTable> versus;
+    const auto flush = [&] {
+        if (versus) out += "\n" + versus->render(style);
+    };
+    for (const VersusResult& v : c.versus) {
+        if (v.rig != rig) {
+            flush();
+            rig = v.rig;
+            versus.emplace(std::vector<TextTable::Column>{{rig + " against", A::left}, {"payback mo"}, {"if sold mo"},
+                                                          {"discounted"}, {"NPV savings"}, {"ROI"}, {"IRR/yr"},
+                                                          {"sell at"}, {"break-even h"}});
         }
+        versus->add_row({v.cloud, amount(v.payback_months, 1), amount(v.payback_months_if_sold, 1),
+                         amount(v.discounted_payback_months, 1), amount(v.npv_savings), percent(v.roi), irr_cell(v),
+                         std::to_string(v.optimal_sale_month), amount(v.breakeven_gpu_hours_per_month, 1)});
     }
-    return out + "\n" + c.verdict + "\n";
+    flush();
+    return out + "\n" + style.bold(wrapped(c.verdict));
 }
 
 std::string csv_report(const Comparison& c) {
@@ -215,19 +225,22 @@ void add_compare_command(CLI::App& app) {
     command->add_option("--cloud", args->cloud_filter,
                         "Compare with every catalog instance matching, e.g. \"gpu_memory_gb>=24,provider==aws\", "
                         "cheapest per hour of work first");
-    auto* json = command->add_flag("--json", args->json, "Print one JSON object");
-    command->add_flag("--csv", args->csv, "Print one CSV row per option")->excludes(json);
+    add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
+    add_example(*command, {"payback compare scenarios/venus-2019.toml",
+                           "payback compare scenarios/venus-2019.toml --set workload.gpu_hours_per_month=400 --format csv",
+                           "payback compare scenarios/rtx3080-home.toml --cloud \"gpu_memory_gb>=24,provider==aws\""});
     command->callback([args] {
         const Scenario loaded = load(args->scenario);
         const Scenario scenario =
             args->cloud_filter.empty() ? loaded : with_matching_instances(args->scenario, loaded, args->cloud_filter);
         const Comparison comparison = compare(scenario);
-        if (args->json)
-            emit(comparison_json(scenario, comparison).dump(2) + "\n");
-        else if (args->csv)
-            emit(csv_report(comparison));
+        const Output& output = args->output;
+        if (output.format == Format::json)
+            emit(output, comparison_json(scenario, comparison).dump(2) + "\n");
+        else if (output.format == Format::csv)
+            emit(output, csv_report(comparison));
         else
-            emit(text_report(scenario, comparison));
+            emit(output, text_report(scenario, comparison, Style::for_stdout(output.to_terminal())));
     });
 }
 

@@ -2,19 +2,28 @@
 // Exit codes: 0 success, 2 bad input (one line on stderr naming the file, line and key), 1 a bug.
 #include <cstdio>
 #include <exception>
+#include <memory>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "help_formatter.hpp"
 #include "payback/error.hpp"
 
 int main(int argc, char** argv) {
-    CLI::App app{"payback: build a GPU rig, or rent? Costs, payback and break-even from a scenario file."};
+    CLI::App app{"payback: build a GPU rig, or rent? Costs, payback and break-even from a scenario file.",
+                 "payback"};  // named, so --help reads the same however the program was started
+    app.formatter(std::make_shared<payback::cli::HelpFormatter>());  // before the subcommands: they copy it
     app.require_subcommand(1);
     app.set_version_flag("--version", "payback 0.1.0");
+    app.footer("Start with `payback init > my.toml`, then `payback compare my.toml` and `payback explain my.toml`.\n"
+               "Each command's --help has its options and an example.");
     payback::cli::add_compare_command(app);
+    payback::cli::add_explain_command(app);
     payback::cli::add_cashflow_command(app);
     payback::cli::add_check_command(app);
+    payback::cli::add_init_command(app);
     payback::cli::add_breakeven_command(app);
     payback::cli::add_catalog_command(app);
     payback::cli::add_bench_command(app);
@@ -22,14 +31,17 @@ int main(int argc, char** argv) {
     payback::cli::add_sweep_command(app);
     payback::cli::add_tornado_command(app);
     payback::cli::add_report_command(app);
-    const auto known = [&](const char* word) {
-        for (const auto* command : app.get_subcommands({}))
-            if (command->get_name() == word) return true;
-        return false;
-    };
-    if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
-        std::fprintf(stderr, "payback: unknown command \"%s\"; the commands are compare, cashflow, check, breakeven, catalog, bench, montecarlo, sweep, tornado and report\n",
-                     argv[1]);
+    payback::cli::add_completion_command(app);
+    payback::cli::add_docs_command(app);
+    std::string names;
+    bool known = false;
+    const auto commands = app.get_subcommands({});
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+        names += (i == 0 ? "" : i + 1 == commands.size() ? " and " : ", ") + commands[i]->get_name();
+        known = known || (argc > 1 && commands[i]->get_name() == argv[1]);
+    }
+    if (argc > 1 && argv[1][0] != '-' && !known) {
+        std::fprintf(stderr, "payback: unknown command \"%s\"; the commands are %s\n", argv[1], names.c_str());
         return 2;
     }
     try {

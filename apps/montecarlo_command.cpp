@@ -1,9 +1,7 @@
 // payback montecarlo [SCENARIO] [--samples N] [--seed S] [--lhs] [--threads N] [--bins N]
-//                    [--set k=v]... [--json]
+//                    [--set k=v]... [--format table|json|csv] [-o FILE]
 // Monte Carlo over the scenario's [uncertainty]: mean, P10/P50/P90 and standard error of each
 // metric, the chance that building beats each cloud option, histograms. Ctrl-C stops cleanly.
-#include <unistd.h>
-
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -16,6 +14,8 @@
 #include "commands.hpp"
 #include "payback/error.hpp"
 #include "payback/montecarlo.hpp"
+#include "terminal.hpp"
+#include "text_table.hpp"
 
 namespace payback::cli {
 namespace {
@@ -27,7 +27,7 @@ struct MonteCarloArgs {
     bool lhs = false;
     int threads = 0;
     int bins = 30;
-    bool json = false;
+    Output output;
 };
 
 std::atomic<bool> interrupted{false};
@@ -65,25 +65,32 @@ nlohmann::json to_json(const MonteCarloArgs& args, const MonteCarloResult& r) {
             {"probability_build_wins", wins}};
 }
 
-std::string text_report(const Scenario& s, const MonteCarloArgs& args, const MonteCarloResult& r) {
-    std::string out = fmt::format("{}: {} {} samples of {} uncertain inputs (seed {})\n\n", s.name,
-                                  amount(args.samples), args.lhs ? "Latin hypercube" : "Monte Carlo", r.keys.size(),
-                                  args.seed);
-    out += fmt::format("{:<26} {:<24} {:>10} {:>10} {:>10} {:>10} {:>8}\n", "metric", "option", "mean", "P10", "P50",
-                       "P90", "std err");
+std::string text_report(const Scenario& s, const MonteCarloArgs& args, const MonteCarloResult& r, const Style& style) {
+    std::string out = wrapped(fmt::format("{}: {} {} samples of {} uncertain inputs (seed {})", s.name,
+                                          amount(args.samples), args.lhs ? "Latin hypercube" : "Monte Carlo",
+                                          r.keys.size(), args.seed)) +
+                      "\n";
+    using A = TextTable::Align;
+    TextTable table({{"metric", A::left}, {"option", A::left}, {"mean"}, {"P10"}, {"P50"}, {"P90"}, {"std err"},
+                     {"reached", A::left}});
     for (const MetricSummary& m : r.summaries) {
         const Summary& x = m.summary;
-        std::string option = m.option.size() > 24 ? m.option.substr(0, 23) + "~" : m.option;
-        out += fmt::format("{:<26} {:<24} {:>10} {:>10} {:>10} {:>10} {:>8}", m.metric, option, amount(x.mean, 1),
-                           amount(x.p10, 1), amount(x.p50, 1), amount(x.p90, 1), amount(x.standard_error, 2));
-        if (m.share_defined < 1.0) out += fmt::format("  (reached in {:.1f} %)", 100.0 * m.share_defined);
-        out += "\n";
+        const std::string option = m.option.size() > 24 ? m.option.substr(0, 23) + "~" : m.option;
+        table.add_row({m.metric, option, amount(x.mean, 1), amount(x.p10, 1), amount(x.p50, 1), amount(x.p90, 1),
+                       amount(x.standard_error, 2),
+                       m.share_defined < 1.0 ? fmt::format("{:.1f} %", 100.0 * m.share_defined) : ""});
     }
-    out += "\n";
+    out += table.render(style) + "\n";
     for (std::size_t c = 0; c < r.clouds.size(); ++c)
-        out += fmt::format("Building beats {} in {:.1f} % of samples (NPV savings > 0).\n", r.clouds[c],
-                           100.0 * r.probability_build_wins[c]);
+        out += wrapped(fmt::format("Building beats {} in {:.1f} % of samples (NPV savings > 0).", r.clouds[c],
+                                   100.0 * r.probability_build_wins[c]));
     return out;
+}
+
+std::string csv_report(const MonteCarloArgs& args, const MonteCarloResult& r) {
+    nlohmann::json rows = to_json(args, r)["metrics"];
+    return records_csv(rows, {"metric", "option", "mean", "sd", "standard_error", "p10", "p50", "p90", "min", "max",
+                              "count", "share_defined"});
 }
 
 void run(const MonteCarloArgs& args) {
@@ -95,24 +102,24 @@ void run(const MonteCarloArgs& args) {
     options.histogram_bins = args.bins;
     options.evaluation.threads = args.threads;
     options.evaluation.cancel = &interrupted;
-    const bool terminal = isatty(STDERR_FILENO) != 0;
-    if (terminal)
-        options.evaluation.progress = [](double done) {
-            std::fprintf(stderr, "\rmontecarlo: %3.0f %%", 100.0 * done);
-            std::fflush(stderr);
-        };
+    ProgressBar bar("montecarlo");
+    if (bar.shown()) options.evaluation.progress = [&bar](double done) { bar.update(done); };
     std::signal(SIGINT, on_interrupt);
     MonteCarloResult r;
     try {
         r = montecarlo(scenario, options);
     } catch (const Cancelled&) {
-        std::fprintf(stderr, "%spayback montecarlo: interrupted; nothing written\n", terminal ? "\n" : "");
+        bar.clear();
+        std::fprintf(stderr, "payback montecarlo: interrupted; nothing written\n");
         std::exit(130);
     }
     std::signal(SIGINT, SIG_DFL);
-    if (terminal) std::fprintf(stderr, "\r");
+    bar.clear();
     std::fprintf(stderr, "montecarlo: %s; %.3f s\n", r.path_note.c_str(), r.seconds);
-    emit(args.json ? to_json(args, r).dump(2) + "\n" : text_report(scenario, args, r));
+    const Output& output = args.output;
+    if (output.format == Format::json) emit(output, to_json(args, r).dump(2) + "\n");
+    else if (output.format == Format::csv) emit(output, csv_report(args, r));
+    else emit(output, text_report(scenario, args, r, Style::for_stdout(output.to_terminal())));
 }
 
 }  // namespace
@@ -120,15 +127,16 @@ void run(const MonteCarloArgs& args) {
 void add_montecarlo_command(CLI::App& app) {
     auto args = std::make_shared<MonteCarloArgs>();
     CLI::App* command = app.add_subcommand(
-        "montecarlo", "Monte Carlo over the scenario's [uncertainty]: P10/P50/P90 of payback, NPV and costs.\n"
-                      "Example: payback montecarlo scenarios/venus-uncertain.toml --samples 100000 --lhs");
+        "montecarlo", "Monte Carlo over the scenario's [uncertainty]: P10/P50/P90 of payback, NPV and costs");
     add_scenario_args(*command, args->scenario, true);
     command->add_option("--samples", args->samples, "Number of samples (default 10,000)")->check(CLI::Range(1, 100000000));
     command->add_option("--seed", args->seed, "Seed of the random draw (default 1); the same seed gives the same answer");
     command->add_flag("--lhs", args->lhs, "Latin hypercube sampling instead of plain Monte Carlo");
     command->add_option("--threads", args->threads, "Threads (default: every hardware thread)")->check(CLI::Range(1, 1024));
     command->add_option("--bins", args->bins, "Histogram bins (default 30)")->check(CLI::Range(1, 10000));
-    command->add_flag("--json", args->json, "Print one JSON object");
+    add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
+    add_example(*command, {"payback montecarlo scenarios/venus-2019-uncertain.toml --samples 100000 --lhs",
+                           "payback montecarlo scenarios/venus-2019-uncertain.toml --format csv -o summary.csv"});
     command->callback([args] { run(*args); });
 }
 

@@ -24,8 +24,8 @@ struct ReportArgs {
 void add_report_command(CLI::App& app) {
     auto args = std::make_shared<ReportArgs>();
     CLI::App* command = app.add_subcommand(
-        "report", "Write one self-contained HTML page with the answer, charts and every assumption's source.\n"
-                  "Example: payback report scenarios/venus-2019-uncertain.toml -o report.html");
+        "report", "Write one self-contained HTML page with the answer, charts and every assumption's source.");
+    add_example(*command, {"payback report scenarios/venus-2019-uncertain.toml -o report.html"});
     add_scenario_args(*command, args->scenario, true);
     command->add_option("-o,--output", args->output, "The HTML file to write (\"-\": standard output)")->required();
     command

@@ -1,9 +1,7 @@
 // payback sweep [SCENARIO] --vary KEY=LO:HI:STEP [--vary KEY2=LO:HI:STEP] [--against NAME]
-//               [--set k=v]... [--csv | --json]
+//               [--set k=v]... [--format table|json|csv] [-o FILE]
 // The scenario's metrics over a 1-D or 2-D grid of numeric keys; for a 2-D grid, the break-even
 // contour, where the NPV savings cross zero.
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -19,6 +17,8 @@
 #include "commands.hpp"
 #include "payback/error.hpp"
 #include "payback/sweep.hpp"
+#include "terminal.hpp"
+#include "text_table.hpp"
 
 namespace payback::cli {
 
@@ -28,8 +28,7 @@ struct SweepArgs {
     ScenarioArgs scenario;
     std::vector<std::string> axes;
     std::string against;
-    bool json = false;
-    bool csv = false;
+    Output output;
 };
 
 nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
@@ -39,51 +38,44 @@ std::string key_value(double v) { return fmt::format("{:.6g}", v); }
 
 std::string months(double v) { return std::isnan(v) ? "-" : amount(v, 1); }
 
-std::string text_1d(const Scenario& s, const SweepResult& r, const std::vector<std::size_t>& clouds) {
+std::string text_1d(const Scenario& s, const SweepResult& r, const std::vector<std::size_t>& clouds, const Style& style) {
     const SweepAxis& axis = r.axes[0];
     std::string out = wrapped(fmt::format("{}: NPV savings and payback of building, as {} goes from {} to {} ({}).",
                                           s.name, axis.key, key_value(axis.low), key_value(axis.high), s.currency)) +
                       "\n";
-    const std::size_t key_width = std::max<std::size_t>(axis.key.size(), 10);
-    out += fmt::format("{:>{}}", axis.key, key_width);
-    std::vector<std::size_t> widths;
+    std::vector<TextTable::Column> columns{{axis.key}};
     for (std::size_t c : clouds) {
-        const std::string npv = "NPV vs " + r.clouds[c], payback = "payback mo vs " + r.clouds[c];
-        widths.push_back(std::max<std::size_t>(npv.size(), 10));
-        widths.push_back(std::max<std::size_t>(payback.size(), 10));
-        out += fmt::format("  {:>{}}  {:>{}}", npv, widths[widths.size() - 2], payback, widths.back());
+        columns.push_back({"NPV vs " + r.clouds[c]});
+        columns.push_back({"payback mo vs " + r.clouds[c]});
     }
-    out += "\n";
+    TextTable table(columns);
     for (std::size_t p = 0; p < r.values[0].size(); ++p) {
-        out += fmt::format("{:>{}}", key_value(r.values[0][p]), key_width);
-        for (std::size_t k = 0; k < clouds.size(); ++k)
-            out += fmt::format("  {:>{}}  {:>{}}", amount(r.metrics.npv_savings[clouds[k]][p]), widths[2 * k],
-                               months(r.metrics.payback_months[clouds[k]][p]), widths[2 * k + 1]);
-        out += "\n";
+        std::vector<std::string> cells{key_value(r.values[0][p])};
+        for (std::size_t c : clouds) {
+            cells.push_back(amount(r.metrics.npv_savings[c][p]));
+            cells.push_back(months(r.metrics.payback_months[c][p]));
+        }
+        table.add_row(std::move(cells));
     }
-    return out;
+    return out + table.render(style);
 }
 
-std::string text_2d(const Scenario& s, const SweepResult& r, std::size_t cloud) {
+std::string text_2d(const Scenario& s, const SweepResult& r, std::size_t cloud, const Style& style) {
     const auto& xs = r.values[0];
     const auto& ys = r.values[1];
     const std::vector<double>& savings = r.metrics.npv_savings[cloud];
     std::string out = wrapped(fmt::format("{}: NPV savings of building against {} ({}), {} down, {} across.",
                                           s.name, r.clouds[cloud], s.currency, r.axes[0].key, r.axes[1].key)) +
                       "\n";
-    std::size_t row_width = r.axes[0].key.size(), width = 6;
-    for (double x : xs) row_width = std::max(row_width, key_value(x).size());
-    for (double y : ys) width = std::max(width, key_value(y).size());
-    for (double v : savings) width = std::max(width, amount(v).size());
-    out += fmt::format("{:>{}}", r.axes[0].key, row_width);
-    for (double y : ys) out += fmt::format(" {:>{}}", key_value(y), width);
-    out += "\n";
+    std::vector<TextTable::Column> columns{{r.axes[0].key}};
+    for (double y : ys) columns.push_back({key_value(y)});
+    TextTable table(columns);
     for (std::size_t i = 0; i < xs.size(); ++i) {
-        out += fmt::format("{:>{}}", key_value(xs[i]), row_width);
-        for (std::size_t j = 0; j < ys.size(); ++j)
-            out += fmt::format(" {:>{}}", amount(savings[i * ys.size() + j]), width);
-        out += "\n";
+        std::vector<std::string> cells{key_value(xs[i])};
+        for (std::size_t j = 0; j < ys.size(); ++j) cells.push_back(amount(savings[i * ys.size() + j]));
+        table.add_row(std::move(cells));
     }
+    out += table.render(style);
 
     const ContourLine& contour = r.contours[cloud];
     if (contour.polylines.empty()) {
@@ -179,22 +171,18 @@ extern "C" void on_sweep_interrupt(int) { interrupted = true; }
 SweepResult evaluate_grid(const Scenario& scenario, const std::vector<SweepAxis>& axes) {
     EvaluationOptions options;
     options.cancel = &interrupted;
-    const bool terminal = isatty(STDERR_FILENO) != 0;
-    if (terminal)
-        options.progress = [](double done) {
-            std::fprintf(stderr, "\rsweep: %3.0f %%", 100.0 * done);
-            std::fflush(stderr);
-        };
+    ProgressBar bar("sweep");
+    if (bar.shown()) options.progress = [&bar](double done) { bar.update(done); };
     std::signal(SIGINT, on_sweep_interrupt);
     SweepResult r;
     try {
         r = sweep(scenario, axes, options);
     } catch (const Cancelled&) {
-        std::fprintf(stderr, "%spayback sweep: interrupted; nothing written\n", terminal ? "\n" : "");
+        bar.clear();
+        std::fprintf(stderr, "payback sweep: interrupted; nothing written\n");
         std::exit(130);
     }
     std::signal(SIGINT, SIG_DFL);
-    if (terminal) std::fprintf(stderr, "\r              \r");
     return r;
 }
 
@@ -204,9 +192,7 @@ void add_sweep_command(CLI::App& app) {
     auto args = std::make_shared<SweepArgs>();
     CLI::App* command = app.add_subcommand(
         "sweep",
-        "NPV savings and payback over a grid of one or two numeric keys; for two, the break-even contour.\n"
-        "Example: payback sweep scenarios/venus-2019.toml --vary workload.gpu_hours_per_month=50:700:50 "
-        "--vary electricity.price_per_kwh=0.1:0.5:0.05");
+        "NPV savings and payback over a grid of one or two numeric keys; for two, the break-even contour");
     add_scenario_args(*command, args->scenario, true);
     command
         ->add_option("--vary", args->axes,
@@ -217,9 +203,10 @@ void add_sweep_command(CLI::App& app) {
     command->add_option("--against", args->against,
                         "The cloud option of the text report (default: every one for 1-D; for 2-D, the one closest "
                         "to beating the rig)");
-    auto* json = command->add_flag("--json", args->json, "Print one JSON object: axes, points, contours");
-    command->add_flag("--csv", args->csv, "Print one CSV row per grid point: the keys, then the metrics")
-        ->excludes(json);
+    add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
+    add_example(*command, {"payback sweep scenarios/venus-2019.toml --vary workload.gpu_hours_per_month=50:700:50",
+                           "payback sweep scenarios/venus-2019.toml --vary workload.gpu_hours_per_month=50:700:50 "
+                           "--vary electricity.price_per_kwh=0.1:0.5:0.05 --format csv -o grid.csv"});
     command->callback([args] {
         std::vector<SweepAxis> axes;
         for (const auto& text : args->axes) axes.push_back(parse_axis(text));
@@ -230,21 +217,23 @@ void add_sweep_command(CLI::App& app) {
             args->against.empty() ? std::nullopt : std::optional<std::string>(args->against);
         const std::size_t against = against_index(scenario, named);
         const SweepResult r = evaluate_grid(scenario, axes);
-        if (args->json) {
-            emit(json_report(scenario, r, r.clouds[against]).dump(2) + "\n");
-        } else if (args->csv) {
-            emit(csv_report(r));
+        const Output& output = args->output;
+        const Style style = Style::for_stdout(output.to_terminal());
+        if (output.format == Format::json) {
+            emit(output, json_report(scenario, r, r.clouds[against]).dump(2) + "\n");
+        } else if (output.format == Format::csv) {
+            emit(output, csv_report(r));
         } else {
             std::string text;
             if (axes.size() == 1) {
                 std::vector<std::size_t> clouds;
                 for (std::size_t c = 0; c < r.clouds.size(); ++c)
                     if (!named || c == against) clouds.push_back(c);
-                text = text_1d(scenario, r, clouds);
+                text = text_1d(scenario, r, clouds, style);
             } else {
-                text = text_2d(scenario, r, against);
+                text = text_2d(scenario, r, against, style);
             }
-            emit(text + "\n" + wrapped("(" + r.path_note + ")"));
+            emit(output, text + "\n" + wrapped("(" + r.path_note + ")"));
         }
     });
 }

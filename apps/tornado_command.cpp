@@ -1,5 +1,5 @@
 // payback tornado [SCENARIO] [--vary KEY[=LO:HI]]... [--against NAME] [--swing F] [--samples N]
-//                 [--seed S] [--set k=v]... [--json]
+//                 [--seed S] [--set k=v]... [--format table|json|csv] [-o FILE]
 // Which inputs move the NPV savings most: each from its low to its high value with the others as
 // they are (a tornado chart), then, with an [uncertainty] table, a global ranking by rank
 // correlation over a Monte Carlo run.
@@ -14,6 +14,8 @@
 #include "commands.hpp"
 #include "payback/error.hpp"
 #include "payback/tornado.hpp"
+#include "terminal.hpp"
+#include "text_table.hpp"
 
 namespace payback::cli {
 
@@ -26,7 +28,7 @@ struct TornadoArgs {
     double swing = 0.2;
     int samples = 2000;
     std::uint64_t seed = 1;
-    bool json = false;
+    Output output;
 };
 
 constexpr std::size_t key_width = 28;  // the chart's lines: 28 + 1 + 25 + 1 + 21 = 76 columns
@@ -62,7 +64,7 @@ std::string bar(const TornadoBar& b, double base, double scale) {
     return out;
 }
 
-std::string text_report(const Scenario& s, const TornadoArgs& args, const TornadoResult& r) {
+std::string text_report(const Scenario& s, const TornadoArgs& args, const TornadoResult& r, const Style& style) {
     std::string out = wrapped(fmt::format("{}: what moves the NPV savings of building against {} ({}).", s.name,
                                           r.against, s.currency));
     out += wrapped(fmt::format("Base {} at the scenario's values. Each input from its low to its high value, the "
@@ -79,14 +81,15 @@ std::string text_report(const Scenario& s, const TornadoArgs& args, const Tornad
         out += fmt::format("{:<{}} {} {:>10} {:>10}\n", short_key(b.key), key_width, bar(b, r.base, scale),
                            amount(b.metric_at_low), amount(b.metric_at_high));
 
-    out += fmt::format("\n{:<{}} {:>9} {:>9} {:>9} {:>9}  {}\n", "input", key_width, "now", "low", "high", "swing",
-                       "from");
+    using A = TextTable::Align;
+    TextTable inputs({{"input", A::left}, {"now"}, {"low"}, {"high"}, {"swing"}, {"from", A::left}});
     bool cut = false;
     for (const TornadoBar& b : r.bars) {
-        out += fmt::format("{:<{}} {:>9.4g} {:>9.4g} {:>9.4g} {:>9}  {}\n", short_key(b.key), key_width, b.current,
-                           b.low_value, b.high_value, amount(b.swing), short_source(b.source));
+        inputs.add_row({short_key(b.key), fmt::format("{:.4g}", b.current), fmt::format("{:.4g}", b.low_value),
+                        fmt::format("{:.4g}", b.high_value), amount(b.swing), short_source(b.source)});
         cut = cut || b.source.find(", cut") != std::string::npos;
     }
+    out += "\n" + inputs.render(style);
     if (cut) out += "* cut to the values the key allows\n";
 
     if (r.samples == 0) {
@@ -144,8 +147,7 @@ void add_tornado_command(CLI::App& app) {
     CLI::App* command = app.add_subcommand(
         "tornado",
         "Which inputs move the NPV savings most: one at a time from low to high (P10/P90 of [uncertainty], or "
-        "+-20 %), ranked, and a global rank-correlation ranking.\n"
-        "Example: payback tornado scenarios/venus-2019-uncertain.toml --samples 5000");
+        "+-20 %), ranked, and a global rank-correlation ranking");
     add_scenario_args(*command, args->scenario, true);
     command->add_option("--vary", args->inputs,
                         "KEY or KEY=LO:HI: swing this key (repeatable); without it, every key of [uncertainty], "
@@ -161,7 +163,10 @@ void add_tornado_command(CLI::App& app) {
         ->add_option("--samples", args->samples, "Monte Carlo samples of the global ranking (default 2,000; 0: none)")
         ->check(CLI::Range(0, 10000000));
     command->add_option("--seed", args->seed, "Seed of the Monte Carlo draw (default 1)");
-    command->add_flag("--json", args->json, "Print one JSON object");
+    add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
+    add_example(*command, {"payback tornado scenarios/venus-2019-uncertain.toml --samples 5000",
+                           "payback tornado scenarios/venus-2019.toml --vary electricity.price_per_kwh=0.1:0.4 "
+                           "--samples 0 --format csv"});
     command->callback([args] {
         TornadoOptions options;
         for (const auto& text : args->inputs) options.inputs.push_back(parse_tornado_input(text));
@@ -171,7 +176,15 @@ void add_tornado_command(CLI::App& app) {
         options.seed = args->seed;
         const Scenario scenario = load(args->scenario);
         const TornadoResult r = tornado(scenario, options);
-        emit(args->json ? json_report(scenario, r).dump(2) + "\n" : text_report(scenario, *args, r));
+        const Output& output = args->output;
+        if (output.format == Format::json)
+            emit(output, json_report(scenario, r).dump(2) + "\n");
+        else if (output.format == Format::csv)
+            emit(output, records_csv(json_report(scenario, r)["bars"],
+                                     {"key", "current", "low", "high", "npv_savings_at_low", "npv_savings_at_high",
+                                      "swing", "from"}));
+        else
+            emit(output, text_report(scenario, *args, r, Style::for_stdout(output.to_terminal())));
     });
 }
 

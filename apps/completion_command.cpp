@@ -1,0 +1,111 @@
+// payback completion bash: a bash completion script, generated from the commands and options the
+// program has (so it cannot fall behind them): commands, each command's options, the choices of
+// options and arguments that have a fixed set (--format, --device, catalog's lists), and file
+// names everywhere else.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "command_common.hpp"
+#include "commands.hpp"
+
+namespace payback::cli {
+
+namespace {
+
+// The choices of an option with a fixed set, read from its validator's description in the type
+// name ("TEXT:{cpu,cuda,all}", or "{csv->2,json->1}" for a transform): empty when it has none.
+std::vector<std::string> choices(const CLI::Option& option) {
+    const std::string type = option.get_type_name();
+    const auto open = type.find('{'), close = type.find('}', open == std::string::npos ? 0 : open);
+    if (open == std::string::npos || close == std::string::npos) return {};
+    std::vector<std::string> out;
+    std::size_t start = open + 1;
+    while (start <= close) {
+        auto end = type.find_first_of(",}", start);
+        std::string item = type.substr(start, end - start);
+        if (const auto arrow = item.find("->"); arrow != std::string::npos) item.resize(arrow);
+        if (!item.empty()) out.push_back(item);
+        start = end + 1;
+    }
+    return out;
+}
+
+std::string words(const std::vector<std::string>& list) {
+    std::string out;
+    for (const auto& w : list) out += (out.empty() ? "" : " ") + w;
+    return out;
+}
+
+std::string bash_script(const CLI::App& root) {
+    std::vector<std::string> commands;
+    std::string option_cases, value_cases, positional_cases;
+    for (const CLI::App* command : root.get_subcommands({})) {
+        const std::string name = command->get_name();
+        commands.push_back(name);
+        std::vector<std::string> names{"--help"};
+        for (const CLI::Option* option : command->get_options({})) {
+            if (option->get_positional()) {
+                if (const auto values = choices(*option); !values.empty())
+                    positional_cases += fmt::format("        {}) values=\"{}\" ;;\n", name, words(values));
+                continue;
+            }
+            std::vector<std::string> spellings;
+            for (const auto& s : option->get_snames()) spellings.push_back("-" + s);
+            for (const auto& l : option->get_lnames()) spellings.push_back("--" + l);
+            for (const auto& s : spellings)
+                if (s != "--help" && s != "-h") names.push_back(s);
+            if (const auto values = choices(*option); !values.empty())
+                for (const auto& s : spellings)
+                    value_cases += fmt::format("        {}:{}) values=\"{}\" ;;\n", name, s, words(values));
+        }
+        option_cases += fmt::format("        {}) options=\"{}\" ;;\n", name, words(names));
+    }
+    return fmt::format(R"(# bash completion for payback, written by `payback completion bash` from the program's own
+# commands and options. Load it with
+#   source <(payback completion bash)
+# or save it as ~/.local/share/bash-completion/completions/payback.
+_payback() {{
+    local cur=${{COMP_WORDS[COMP_CWORD]}} prev=${{COMP_WORDS[COMP_CWORD-1]}}
+    local command="" word options="" values="" i
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word=${{COMP_WORDS[i]}}
+        if [[ $word != -* ]]; then command=$word; break; fi
+    done
+    COMPREPLY=()
+    if [[ -z $command ]]; then
+        COMPREPLY=($(compgen -W "{} --help --version" -- "$cur"))
+        return
+    fi
+    case "$command:$prev" in
+{}    esac
+    if [[ -z $values && $cur == -* ]]; then
+        case "$command" in
+{}        esac
+        values=$options
+    elif [[ -z $values && $prev != -* ]]; then
+        case "$command" in
+{}        esac
+    fi
+    # Nothing to offer: bash falls back to file names (complete -o default).
+    [[ -n $values ]] && COMPREPLY=($(compgen -W "$values" -- "$cur"))
+}}
+complete -o default -F _payback payback
+)",
+                       words(commands), value_cases, option_cases, positional_cases);
+}
+
+}  // namespace
+
+void add_completion_command(CLI::App& app) {
+    auto shell = std::make_shared<std::string>();
+    CLI::App* command = app.add_subcommand("completion", "Print a shell completion script for payback");
+    command->add_option("shell", *shell, "The shell: bash")->required()->check(CLI::IsMember({"bash"}));
+    add_example(*command, {"source <(payback completion bash)",
+                           "payback completion bash > ~/.local/share/bash-completion/completions/payback"});
+    command->callback([command] { emit(bash_script(*command->get_parent())); });
+}
+
+}  // namespace payback::cli

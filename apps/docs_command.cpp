@@ -1,0 +1,45 @@
+// payback docs: the command-line reference as Markdown, made from the program's own --help texts.
+// docs/cli.md is its output, and a test fails when the two differ, so the page cannot drift.
+#include <string>
+
+#include <fmt/format.h>
+
+#include "command_common.hpp"
+#include "commands.hpp"
+
+namespace payback::cli {
+
+namespace {
+
+std::string markdown(const CLI::App& root) {
+    std::string out =
+        "# The payback command line\n\n"
+        "<!-- Written by `payback docs > docs/cli.md` from the program's --help; tests/apps/docs_command_test.cpp\n"
+        "     fails when this page and the program disagree. Edit the help texts in apps/, not this page. -->\n\n"
+        "Every command prints its help with `--help`, with an example. Commands that print results take\n"
+        "`--format table|json|csv` (`--json` and `--csv` are shorthands) and `-o FILE`, which writes the\n"
+        "whole result or nothing (a temporary file, then a rename). Tables fit 80 columns; colour is used\n"
+        "only on a terminal and never when `NO_COLOR` is set; progress bars (bench, montecarlo, sweep)\n"
+        "appear only when stderr is a terminal. Exit codes: 0 success, 2 bad input (one line on stderr\n"
+        "naming the file, line and key), 1 a bug. Bash completion: `source <(payback completion bash)`.\n\n"
+        "| command | what it does |\n|---|---|\n";
+    for (const CLI::App* command : root.get_subcommands({}))
+        out += fmt::format("| [`{0}`](#payback-{0}) | {1} |\n", command->get_name(), command->get_description());
+    // root.help() would show the help of the command running now (docs): the formatter shows the root's.
+    out += fmt::format("\n## payback\n\n```text\n{}```\n",
+                       root.get_formatter()->make_help(&root, root.get_name(), CLI::AppFormatMode::Normal));
+    for (const CLI::App* command : root.get_subcommands({}))
+        out += fmt::format("\n## payback {}\n\n```text\n{}```\n", command->get_name(), command->help("payback"));
+    return out;
+}
+
+}  // namespace
+
+void add_docs_command(CLI::App& app) {
+    CLI::App* command =
+        app.add_subcommand("docs", "Print the reference of every command as Markdown (it is docs/cli.md)");
+    add_example(*command, {"payback docs > docs/cli.md"});
+    command->callback([command] { emit(markdown(*command->get_parent())); });
+}
+
+}  // namespace payback::cli

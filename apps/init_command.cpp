@@ -1,0 +1,147 @@
+// payback init [--gpu NAME] [--cloud PROVIDER:INSTANCE] [--rate PRICE] [--hours H] [-o FILE]
+// A scenario to start from: one GPU from pricing/gpus.csv in a rig, one instance from
+// pricing/cloud-instances.csv to rent instead, the electricity price of pricing/electricity-prices.csv
+// (or --rate), every value commented with the catalog row it came from or marked as an assumption.
+// The scenario names the catalog rows (gpu = ..., instance = ...), so `payback check` shows the
+// values as resolved and a newer catalog updates them.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "command_common.hpp"
+#include "commands.hpp"
+#include "payback/catalog.hpp"
+#include "payback/error.hpp"
+
+namespace payback::cli {
+
+namespace {
+
+struct InitArgs {
+    std::string gpu = "RTX 4090";
+    std::string cloud = "aws:p5.4xlarge";
+    std::optional<double> rate;
+    double hours = 200;
+    std::string output;
+};
+
+// A TOML basic string.
+std::string quoted(const std::string& text) {
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+// "key = value" with its comment aligned at column 38, as in scenarios/*.toml.
+std::string line(const std::string& assignment, const std::string& comment) {
+    return fmt::format("{:<36} # {}\n", assignment, comment);
+}
+
+// Looks a name up in the catalog, the error naming the option (with the catalog's suggestion).
+template <class Lookup>
+auto find(const char* option, Lookup lookup) -> decltype(lookup()) {
+    try {
+        return lookup();
+    } catch (const InputError& e) {
+        throw InputError(option, 0, "", e.message());
+    }
+}
+
+std::string scenario_text(const InitArgs& args) {
+    const Catalog& catalog = Catalog::shipped();
+    const GpuSpec& gpu = find("--gpu", [&]() -> const GpuSpec& { return catalog.gpu(args.gpu); });
+    const CloudInstance& instance =
+        find("--cloud", [&]() -> const CloudInstance& { return catalog.instance(args.cloud, ""); });
+    if (!gpu.launch_price_usd)
+        throw InputError("--gpu", 0, "", fmt::format("{} has no launch price in pricing/gpus.csv; choose another GPU "
+                                                     "(payback catalog gpus)", gpu.name));
+    if (!instance.on_demand_per_hour || instance.currency != "USD")
+        throw InputError("--cloud", 0, "", fmt::format("{} has no on-demand price in USD in pricing/cloud-instances.csv; "
+                                                       "choose another (payback catalog instances)", instance.key()));
+    const ElectricityRate& us = catalog.rate("US");
+
+    const std::string rig = gpu.name + " rig";
+    std::string out = fmt::format(
+        "# {} rig against renting {}: written by payback init from the catalogs in pricing/.\n"
+        "# Values marked EDIT are assumptions to replace with your own; the others name the catalog row\n"
+        "# they come from. Check it with `payback check FILE`, then run `payback compare FILE` and\n"
+        "# `payback explain FILE`. docs/model.md explains every key; scenarios/ has fuller examples.\n\n",
+        gpu.name, instance.key());
+
+    out += "[scenario]\n";
+    out += fmt::format("name = {}\n", quoted(fmt::format("{} against {}", rig, instance.key())));
+    out += "currency = \"USD\"                     # the catalogs' prices are in USD\n";
+    out += line("horizon_months = 36", "EDIT: how long you would keep the rig");
+    out += line("discount_rate = 0.05", "EDIT: what your money earns elsewhere, a year") + "\n";
+
+    out += "[workload]\n";
+    out += line(fmt::format("gpu_hours_per_month = {:g}", args.hours),
+                "EDIT: hours of training a month (a month has 730)") + "\n";
+
+    out += "[rig]\n";
+    out += fmt::format("name = {}\n", quoted(rig));
+    out += line("when_not_training = \"off\"", "EDIT: or \"idle\" (then give idle_watts)");
+    out += line("psu_efficiency = 0.9", "EDIT: an 80 PLUS Gold supply at mid load") + "\n";
+
+    out += "[[rig.parts]]\n";
+    out += line(fmt::format("gpu = {}", quoted(gpu.name)), gpu.origin.describe());
+    out += fmt::format("# From that row: price {} (launch, USD){}. Give price = ... for what you would pay.\n",
+                       amount(*gpu.launch_price_usd),
+                       gpu.board_power_watts ? fmt::format(", load_watts {}", amount(*gpu.board_power_watts)) : "");
+    out += line("resale = { method = \"declining_balance\", annual_rate = 0.25 }",
+                "EDIT: GPUs have lost 20-35 % a year") + "\n";
+
+    out += "[[rig.parts]]\n";
+    out += "kind = \"other\"\n";
+    out += "name = \"Rest of the system: CPU, board, RAM, SSD, PSU, case\"\n";
+    out += line("price = 1000", "EDIT: or list the parts (payback catalog parts)");
+    out += line("load_watts = 150", "EDIT: CPU, board, fans and drives while training");
+    out += line("resale = { method = \"straight_line\", life_years = 5, salvage_fraction = 0.1 }", "EDIT") + "\n";
+
+    out += "[electricity]\n";
+    if (args.rate)
+        out += line(fmt::format("price_per_kwh = {:g}", *args.rate), "from --rate");
+    else
+        out += line(fmt::format("price_per_kwh = {:g}", us.price_per_kwh),
+                    fmt::format("EDIT: {} {} average, {}", us.region, us.year, us.origin.describe()));
+    out += "\n";
+
+    out += "[[cloud]]\n";
+    out += fmt::format("name = {}\n", quoted(instance.key() + " on-demand"));
+    out += line(fmt::format("instance = {}", quoted(instance.key())), instance.origin.describe());
+    std::string speed = "its speed against the rig from both GPUs' ResNet-50 throughput";
+    if (!gpu.resnet50_amp_img_s || !catalog.gpu(instance.gpu).resnet50_amp_img_s)
+        speed = "no measured throughput for both GPUs: give speedup = ... (1: as fast as the rig)";
+    out += fmt::format("# From that row: {} x {} in {}, {} an hour on demand;\n# {}.\n", instance.gpu_count,
+                       instance.gpu, instance.region, amount(*instance.on_demand_per_hour, 2), speed);
+    return out;
+}
+
+}  // namespace
+
+void add_init_command(CLI::App& app) {
+    auto args = std::make_shared<InitArgs>();
+    CLI::App* command = app.add_subcommand(
+        "init", "Write a commented scenario to start from: a GPU rig against a cloud instance, from the catalogs");
+    command->add_option("--gpu", args->gpu, "The rig's GPU, a name in pricing/gpus.csv (default \"RTX 4090\")");
+    command->add_option("--cloud", args->cloud,
+                        "The instance to rent, PROVIDER:INSTANCE in pricing/cloud-instances.csv (default aws:p5.4xlarge)");
+    command->add_option("--rate", args->rate, "Electricity price per kWh (default: the catalog's latest US average)")
+        ->check(CLI::Range(0.0, 10.0));
+    command->add_option("--hours", args->hours, "GPU-hours of training a month (default 200)")->check(CLI::Range(0.0, 730.0));
+    command->add_option("-o,--output", args->output, "Write the scenario to this file (atomically) instead of stdout");
+    add_example(*command, {"payback init > my.toml",
+                           "payback init --gpu \"RTX 3090\" --cloud aws:p3.2xlarge --rate 0.30 -o my.toml"});
+    command->callback([args] {
+        const std::string text = scenario_text(*args);
+        if (args->output.empty()) emit(text);
+        else write_file_atomically(args->output, text);
+    });
+}
+
+}  // namespace payback::cli

@@ -1,0 +1,23 @@
+// The entry points of libpayback_cuda.so (module_abi.hpp); everything else in the module is hidden.
+#include <type_traits>
+#include <utility>
+
+#include "module_abi.hpp"
+
+extern "C" {
+
+__attribute__((visibility("default"))) void payback_cuda_status(payback::bench::CudaStatus* out) {
+    *out = payback::bench::cuda_status();
+}
+
+__attribute__((visibility("default"))) payback::bench::Trainer* payback_cuda_make_trainer(
+    const payback::bench::Workload* workload, std::vector<payback::bench::Tensor>* parameters, int batch_size,
+    payback::bench::Sgd sgd) {
+    return payback::bench::make_cuda_trainer(*workload, std::move(*parameters), batch_size, sgd).release();
+}
+
+}  // extern "C"
+
+// The addresses the loader checks against the names in module_abi.hpp, at compile time.
+static_assert(std::is_same_v<decltype(&payback_cuda_status), payback::bench::cuda_module::StatusFn>);
+static_assert(std::is_same_v<decltype(&payback_cuda_make_trainer), payback::bench::cuda_module::MakeTrainerFn>);

@@ -1,0 +1,20 @@
+// What libpayback_cuda.so exports and cuda/loader.cpp looks up: two C functions, so that the lookup
+// is by plain names. Both sides are built from this tree by one compiler, so C++ types may cross.
+#pragma once
+
+#include <vector>
+
+#include "payback/bench/cuda_trainer.hpp"
+
+namespace payback::bench::cuda_module {
+
+/// Fills `out` with cuda_status().
+using StatusFn = void (*)(CudaStatus* out);
+/// make_cuda_trainer(), its result released to the caller; throws as make_cuda_trainer() does.
+using MakeTrainerFn = Trainer* (*)(const Workload* workload, std::vector<Tensor>* parameters, int batch_size,
+                                   Sgd sgd);
+
+inline constexpr const char* status_symbol = "payback_cuda_status";
+inline constexpr const char* make_trainer_symbol = "payback_cuda_make_trainer";
+
+}  // namespace payback::bench::cuda_module

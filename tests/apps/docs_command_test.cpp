@@ -1,0 +1,29 @@
+// docs/cli.md is `payback docs`: the page is the program's own --help, and this test fails when
+// the two drift apart.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "support/run_cli.hpp"
+
+using payback::test::read_file;
+using payback::test::Result;
+using payback::test::run;
+
+TEST_CASE("docs/cli.md is what payback docs prints", "[cli][docs]") {
+    const Result r = run("docs");
+    REQUIRE(r.code == 0);
+    const std::string page = read_file(std::filesystem::path(PAYBACK_SOURCE_DIR) / "docs" / "cli.md");
+    INFO("docs/cli.md is stale: run `build/bin/payback docs > docs/cli.md`");
+    CHECK(page == r.out);
+}
+
+TEST_CASE("payback docs has every command's help, examples included", "[cli][docs]") {
+    const std::string page = run("docs").out;
+    for (const std::string command : {"compare", "explain", "init", "completion", "bench", "sweep"}) {
+        INFO(command);
+        CHECK_THAT(page, Catch::Contains("\n## payback " + command + "\n"));
+        CHECK_THAT(page, Catch::Contains(run(command + " --help").out));
+    }
+}
