@@ -48,7 +48,7 @@ void check_comparison(const Scenario& s) {
     for (std::size_t i = 0; i < c.options.size(); ++i) {
         const CashFlows& table = c.cashflows[i];
         const OptionResult& option = c.options[i];
-        require(table.months() == static_cast<std::size_t>(s.horizon_months), option.name + ": a row per month");
+        require(table.months() == static_cast<std::size_t>(s.horizon_months), fmt::format("{}: a row per month", option.name));
         double net = 0, discounted = 0, scale = 0;
         for (std::size_t m = 0; m < table.months(); ++m) {
             require(std::isfinite(table.net[m]) && std::isfinite(table.discounted[m]),
@@ -77,7 +77,7 @@ void check_round_trip(const Scenario& s) {
     };
     const Scenario again = read_back(to_toml(s));
     const std::string written = to_toml(again);
-    require(to_toml(read_back(written)) == written, "to_toml(parse(w)) differs from w:\n" + written);
+    require(to_toml(read_back(written)) == written, fmt::format("to_toml(parse(w)) differs from w:\n{}", written));
     const Metrics<double> a = evaluate(model_inputs(s)), b = evaluate(model_inputs(again));
     const auto same = [&](double x, double y, const std::string& what) {
         require(close(x, y, std::abs(x)), fmt::format("{} is {} before writing and {} after", what, x, y));
@@ -203,7 +203,7 @@ void calibration(std::string_view data) {
     } catch (const InputError& e) {
         throw HarnessFailure(fmt::format("to_json wrote a profile parse_profile rejects: {}\n{}", e.what(), written));
     }
-    require(to_json(again) == written, "to_json(parse(to_json(p))) differs from to_json(p):\n" + written);
+    require(to_json(again) == written, fmt::format("to_json(parse(to_json(p))) differs from to_json(p):\n{}", written));
 }
 
 const std::vector<Target>& targets() {

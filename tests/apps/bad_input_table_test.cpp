@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "support/run_cli.hpp"
 #include "support/temp_dir.hpp"
 
@@ -94,7 +96,7 @@ void make_bad_files(const fs::path& bad) {
         if (column == "as_of") row += "2026-11-29";
     }
     if (header.back() == ',') row += ',';
-    test::write_file(bad / "pricing/gpus.csv", header + "\n" + row + "\n");
+    test::write_file(bad / "pricing/gpus.csv", fmt::format("{}\n{}\n", header, row));
 }
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
