@@ -61,6 +61,14 @@ public:
         return static_cast<int>(value);
     }
 
+    /// A count that may be left out (0): checked before the cast, since 1e300 has no int.
+    int count_or_zero(const char* key) const {
+        const double value = number(key, false, 0);
+        if (value != std::floor(value) || value > 1e9)
+            throw error(key, fmt::format("expected a whole number >= 0, got {}", value));
+        return static_cast<int>(value);
+    }
+
     std::optional<double> optional_number(const char* key) const {
         const auto it = node_.find(key);
         if (it == node_.end() || it->is_null()) return std::nullopt;
@@ -87,7 +95,7 @@ BenchResult read_result(const json& node, const std::string& source, std::size_t
     if (r.samples_per_second <= 0) throw in.error("samples_per_second", "must be > 0, got 0");
     r.samples_per_second_min = in.number("samples_per_second_min", false, r.samples_per_second);
     r.samples_per_second_max = in.number("samples_per_second_max", false, r.samples_per_second);
-    r.repeats = static_cast<int>(in.number("repeats", false, 0));
+    r.repeats = in.count_or_zero("repeats");
     r.gflops = in.number("gflops", false, 0);
     r.joules_per_sample = in.optional_number("joules_per_sample");
     if (const auto it = node.find("energy_source"); it != node.end() && it->is_string())
@@ -146,6 +154,9 @@ CalibrationProfile parse_profile(const std::string& text, const std::string& sou
         throw InputError(source, line_of(text, e.byte), "",
                          "not a calibration profile (JSON syntax error: " +
                              (colon == std::string::npos ? what : what.substr(colon + 2)) + ")");
+    } catch (const json::out_of_range& e) {  // a number beyond a double (1e999), found while parsing
+        const std::string what = e.what();
+        throw InputError(source, 0, "", "not a calibration profile (" + what.substr(what.find("] ") + 2) + ")");
     }
     if (!root.is_object()) throw InputError(source, 1, "", "expected a JSON object with \"results\"");
     CalibrationProfile profile;

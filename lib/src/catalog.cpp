@@ -12,6 +12,7 @@
 #include "payback/error.hpp"
 #include "payback/price_schedule.hpp"
 #include "suggest.hpp"
+#include "text_file.hpp"
 
 namespace payback {
 
@@ -55,10 +56,12 @@ private:
     std::size_t row_;
 };
 
+using TextOf = std::function<std::string(const std::string& file_name)>;
+
 template <class Item, class Read, class Key>
-std::vector<Item> load_file(const std::filesystem::path& path, const std::vector<std::string>& columns, Read read,
-                            Key key) {
-    const CsvTable table = CsvTable::load(path.string());
+std::vector<Item> load_file(const std::filesystem::path& dir, const TextOf& text_of, const std::string& name,
+                            const std::vector<std::string>& columns, Read read, Key key) {
+    const CsvTable table = CsvTable::parse(text_of(name), (dir / name).string());
     table.require_columns(columns);
     std::vector<Item> items;
     std::set<std::string> seen;
@@ -107,9 +110,16 @@ std::string RowOrigin::describe() const {
 
 Catalog Catalog::load(const std::string& directory) {
     const std::filesystem::path dir(directory);
+    return parse(directory, [&](const std::string& name) {
+        return detail::read_text_file((dir / name).string(), "catalog file");
+    });
+}
+
+Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
+    const std::filesystem::path dir(directory);
     Catalog c;
     c.gpus_ = load_file<GpuSpec>(
-        dir / "gpus.csv",
+        dir, text_of, "gpus.csv",
         {"name", "vendor", "release_date", "launch_price_usd", "board_power_watts", "memory_gb", "memory_bandwidth_gb_s",
          "fp32_tflops", "fp16_tflops", "tensor_fp16_tflops", "nvlink_gb_s", "resnet50_amp_img_s", "resnet50_source",
          "as_of", "source"},
@@ -135,7 +145,7 @@ Catalog Catalog::load(const std::string& directory) {
         },
         [](const GpuSpec& g) { return g.name; });
     c.instances_ = load_file<CloudInstance>(
-        dir / "cloud-instances.csv",
+        dir, text_of, "cloud-instances.csv",
         {"provider", "instance", "region", "gpu", "gpu_count", "gpu_memory_gb", "vcpus", "ram_gb", "on_demand_per_hour",
          "spot_per_hour", "reserved_1y_per_hour", "reserved_3y_per_hour", "billing_increment_seconds",
          "billing_minimum_seconds", "currency", "as_of", "source"},
@@ -163,7 +173,7 @@ Catalog Catalog::load(const std::string& directory) {
         },
         [](const CloudInstance& i) { return i.provider + ":" + i.instance + "@" + i.region; });
     c.parts_ = load_file<PartSpec>(
-        dir / "parts.csv",
+        dir, text_of, "parts.csv",
         {"kind", "name", "price_usd", "price_date", "idle_watts", "load_watts", "pcie_lanes", "pcie_slots",
          "psu_capacity_watts", "psu_rating", "as_of", "source"},
         [](const Row& row) {
@@ -186,7 +196,7 @@ Catalog Catalog::load(const std::string& directory) {
         },
         [](const PartSpec& p) { return p.name; });
     c.rates_ = load_file<ElectricityRate>(
-        dir / "electricity-prices.csv", {"region", "name", "price_per_kwh", "currency", "year", "as_of", "source"},
+        dir, text_of, "electricity-prices.csv", {"region", "name", "price_per_kwh", "currency", "year", "as_of", "source"},
         [](const Row& row) {
             ElectricityRate r;
             r.region = row.required("region");
@@ -199,7 +209,7 @@ Catalog Catalog::load(const std::string& directory) {
         },
         [](const ElectricityRate& r) { return r.region + "@" + std::to_string(r.year); });
     c.rental_markets_ = load_file<RentalMarket>(
-        dir / "rental-markets.csv",
+        dir, text_of, "rental-markets.csv",
         {"market", "gpu", "host_price_per_hour", "platform_fee", "occupancy", "occupancy_is_assumption", "currency",
          "as_of", "source"},
         [](const Row& row) {
@@ -219,7 +229,7 @@ Catalog Catalog::load(const std::string& directory) {
         },
         [](const RentalMarket& m) { return m.market + ":" + m.gpu; });
     c.rental_discounts_ = load_file<RentalDiscount>(
-        dir / "rental-discounts.csv", {"market", "months", "discount", "as_of", "source"},
+        dir, text_of, "rental-discounts.csv", {"market", "months", "discount", "as_of", "source"},
         [](const Row& row) {
             RentalDiscount d;
             d.market = row.required("market");

@@ -274,6 +274,9 @@ Scenario parse_scenario(const std::string& toml_text, const std::string& source,
         throw InputError(source, static_cast<int>(e.source().begin.line), "",
                          "syntax error: " + std::string(e.description()));
     }
+    if (root.empty() && overrides.empty())
+        throw InputError(source, 0, "", "the scenario is empty: it needs at least [rig] with its parts and "
+                                        "[electricity] (see scenarios/ for examples)");
     for (const auto& o : overrides) detail::apply_override(root, o);
     return read_scenario(root, source);
 }

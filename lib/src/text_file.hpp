@@ -1,10 +1,15 @@
 // Reading an input file whole, with the one-line errors every input gets: no such file, not a
-// regular file, cannot open it. Scenarios, CSV catalogs and URDB tariffs all read through here.
+// regular file, cannot open it, too large. Scenarios, CSV catalogs and URDB tariffs all read through here.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace payback::detail {
+
+/// The largest input file read: scenarios, catalogs and tariffs are kilobytes, a URDB download a
+/// few megabytes; anything near this is the wrong file.
+inline constexpr std::uintmax_t max_text_file_bytes = std::uintmax_t{16} << 20;
 
 /// The file's bytes. `what` names the kind of file in messages ("scenario file" gives
 /// "no such scenario file"). Throws InputError(path, 0, "", message).

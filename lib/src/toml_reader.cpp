@@ -256,6 +256,9 @@ std::vector<TomlReader> TomlReader::array_of_tables(std::string_view key, bool r
     if (!node) return out;
     const toml::array* items = node->as_array();
     if (!items) throw error_at(*node, key, "expected an array of tables, got " + describe_node(*node));
+    // Every entry costs model time each month; a list this long is a generated file gone wrong.
+    if (items->size() > max_table_entries)
+        throw error_at(*node, key, fmt::format("at most {} entries, got {}", max_table_entries, items->size()));
     for (std::size_t i = 0; i < items->size(); ++i) {
         const toml::node& item = *items->get(i);
         std::string path = child_path(key);

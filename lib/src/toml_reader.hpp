@@ -75,7 +75,9 @@ public:
     }
 
     std::optional<TomlReader> table(std::string_view key, bool required) const;
+    /// At most max_table_entries tables ([[rig.parts]], [[cloud]], ...).
     std::vector<TomlReader> array_of_tables(std::string_view key, bool required) const;
+    static constexpr std::size_t max_table_entries = 1000;
 
     /// Throws for the first key of this table that no getter asked for.
     void finish() const;

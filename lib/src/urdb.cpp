@@ -165,6 +165,9 @@ Tariff parse_urdb_tariff(std::string_view text, const std::string& source) {
             message.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)
             message.erase(0, bracket + 2);
         throw InputError(source, line, "", fmt::format("not valid JSON: {}", message));
+    } catch (const json::out_of_range& e) {  // a number beyond a double (1e999), found while parsing
+        const std::string message = e.what();
+        throw InputError(source, 0, "", fmt::format("not valid JSON: {}", message.substr(message.find("] ") + 2)));
     }
     if (!document.is_object())
         throw InputError(

@@ -84,6 +84,19 @@ TEST_CASE("bad profiles are refused naming the file, line and key", "[calibratio
                       "p.json");
     });
     CHECK(batch.key_path() == "results[0].batch");
+    // Found by fuzzing (tests/fuzz/crashes/calibration): a number beyond a double escaped as an
+    // internal error instead of a bad-input one.
+    const auto overflow = input_error([] { parse_profile(R"({"date": 3E333333})", "p.json"); });
+    CHECK(overflow.source() == "p.json");
+    CHECK(overflow.message() == "not a calibration profile (number overflow parsing '3E333333')");
+    // A count too large for an int was cast anyway (undefined behaviour, UBSan's float-cast-overflow).
+    const auto repeats = input_error([] {
+        parse_profile(R"({"results": [{"device": "cpu", "device_name": "x", "workload": "mlp", "batch": 4,
+                          "threads": 2, "samples_per_second": 5, "repeats": 1e300}]})",
+                      "p.json");
+    });
+    CHECK(repeats.key_path() == "results[0].repeats");
+    CHECK(repeats.message() == "expected a whole number >= 0, got 1e+300");
 }
 
 TEST_CASE("driver names match catalog GPUs by their model words", "[calibration]") {

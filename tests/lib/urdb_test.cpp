@@ -187,6 +187,8 @@ TEST_CASE("urdb: items, syntax errors and files", "[urdb][errors]") {
     check_error(parse_error("[1, 2]"), 0, "", "a JSON object");
     // A syntax error names its line: the comma ending line 3 is caught at the "}" on line 4.
     check_error(parse_error("{\n  \"name\": \"x\",\n  \"utility\": \"y\",\n}\n"), 4, "", "not valid JSON");
+    // Found by fuzzing (tests/fuzz/crashes/urdb): a number beyond a double escaped as an internal error.
+    check_error(parse_error("{\"name\": 1e999}"), 0, "", "not valid JSON: number overflow parsing '1e999'");
 
     const std::string missing = fixture + ".absent";
     try {

@@ -4,6 +4,7 @@
 // InputError naming the file, line and column; lookups by name suggest the closest on a miss.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -105,6 +106,10 @@ class Catalog {
 public:
     /// Loads and checks every file; InputError on the first problem.
     static Catalog load(const std::string& directory);
+    /// The same from texts in memory: `text_of("gpus.csv")` gives each file's contents, and errors
+    /// name the files as if they were in `directory` (for tests and the fuzzer).
+    static Catalog parse(const std::string& directory,
+                         const std::function<std::string(const std::string& file_name)>& text_of);
     /// The catalogs of this source tree (or $PAYBACK_PRICING_DIR), loaded once.
     static const Catalog& shipped();
 
