@@ -121,7 +121,7 @@ def test_montecarlo_lets_other_threads_run(venus_uncertain):
     counter = threading.Thread(target=count)
     counter.start()
     start = time.perf_counter()
-    venus_uncertain.montecarlo(samples=200_000, threads=1)
+    venus_uncertain.montecarlo(samples=100_000, threads=1)
     elapsed = time.perf_counter() - start
     stop.set()
     counter.join()
