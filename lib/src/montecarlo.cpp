@@ -44,36 +44,40 @@ std::vector<double> probe_values(const Scenario& s, const std::vector<double>& c
     return probes;
 }
 
-MonteCarloResult montecarlo(const Scenario& scenario, const MonteCarloOptions& options) {
+SamplePlan montecarlo_plan(const Scenario& scenario, const MonteCarloOptions& options) {
     if (scenario.uncertainty.empty())
         throw InputError(scenario.source, 0, "uncertainty",
                          "missing: Monte Carlo needs distributions, e.g. [uncertainty] "
                          "\"electricity.price_per_kwh\" = { dist = \"uniform\", low = 0.1, high = 0.4 }");
     if (options.samples < 1) throw InputError("--samples", 0, "", "must be at least 1");
-    MonteCarloResult r;
+    SamplePlan plan;
     std::vector<Distribution> distributions;
     for (const auto& input : scenario.uncertainty.inputs) {
-        r.keys.push_back(input.key);
+        plan.keys.push_back(input.key);
         distributions.push_back(input.distribution);
     }
     std::vector<std::vector<double>> ranks = scenario.uncertainty.rank_matrix();
     try {
-        r.inputs = draw(distributions, options.samples, options.method, options.seed, ranks);
+        plan.rows = draw(distributions, options.samples, options.method, options.seed, ranks);
     } catch (const std::invalid_argument& e) {
         throw InputError(scenario.source, 0, "uncertainty.correlations", e.what());
     }
-
     std::vector<double> current;
-    for (const auto& key : r.keys) current.push_back(detail::numeric_key_value(scenario, key, scenario.source));
-    SampleModel model(scenario, r.keys, probe_values(scenario, current));
-    model.check_admitted(r.inputs.values);
-    model.verify(verification_rows(r.inputs));
+    for (const auto& key : plan.keys) current.push_back(detail::numeric_key_value(scenario, key, scenario.source));
+    plan.probes = probe_values(scenario, current);
+    plan.checks = verification_rows(plan.rows);
+    return plan;
+}
+
+MonteCarloResult montecarlo_result(const Scenario& scenario, SamplePlan plan, const SampleModel& model,
+                                   SampleMetrics metrics, const MonteCarloOptions& options, double seconds) {
+    MonteCarloResult r;
+    r.keys = std::move(plan.keys);
+    r.inputs = std::move(plan.rows);
+    r.metrics = std::move(metrics);
     r.path_note = model.path_note();
     r.clouds = model.cloud_names();
-
-    const auto start = std::chrono::steady_clock::now();
-    r.metrics = model.evaluate(r.inputs.values, options.evaluation);
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.seconds = seconds;
 
     const int bins = options.histogram_bins;
     r.summaries.push_back(summary_of("total_cost", scenario.rig.name, r.metrics.rig_total_cost, bins));
@@ -89,6 +93,15 @@ MonteCarloResult montecarlo(const Scenario& scenario, const MonteCarloOptions& o
         r.probability_build_wins.push_back(static_cast<double>(wins) / static_cast<double>(savings.size()));
     }
     return r;
+}
+
+MonteCarloResult montecarlo(const Scenario& scenario, const MonteCarloOptions& options) {
+    SamplePlan plan = montecarlo_plan(scenario, options);
+    const SampleModel model = plan.model(scenario);
+    const auto start = std::chrono::steady_clock::now();
+    SampleMetrics metrics = model.evaluate(plan.rows.values, options.evaluation);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return montecarlo_result(scenario, std::move(plan), model, std::move(metrics), options, seconds);
 }
 
 }  // namespace payback

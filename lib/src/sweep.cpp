@@ -196,21 +196,20 @@ std::vector<std::vector<std::pair<double, double>>> zero_contour(const std::vect
     return lines;
 }
 
-SweepResult sweep(const Scenario& s, const std::vector<SweepAxis>& axes, const EvaluationOptions& options) {
+SamplePlan sweep_plan(const Scenario& s, const std::vector<SweepAxis>& axes) {
     if (axes.empty() || axes.size() > 2)
         throw InputError(vary_source, 0, "", fmt::format("expected one or two keys to vary, got {}", axes.size()));
     if (axes.size() == 2 && axes[0].key == axes[1].key)
         throw InputError(vary_source, 0, axes[1].key, "is varied twice; a 2-D sweep needs two different keys");
-    SweepResult r;
-    r.axes = axes;
+    std::vector<std::vector<double>> values;
     std::size_t points = 1;
     for (const SweepAxis& axis : axes) {
         if (!(axis.low < axis.high) || !(axis.step > 0.0) ||
             count_values(axis.low, axis.high, axis.step) > max_axis_points)
             throw InputError(vary_source, 0, axis.key,
                              fmt::format("{}:{}:{} is not a usable LO:HI:STEP", axis.low, axis.high, axis.step));
-        r.values.push_back(axis_values(axis));
-        points *= r.values.back().size();
+        values.push_back(axis_values(axis));
+        points *= values.back().size();
     }
     if (points > max_grid_points)
         throw InputError(
@@ -218,61 +217,67 @@ SweepResult sweep(const Scenario& s, const std::vector<SweepAxis>& axes, const E
             fmt::format("the grid has {} points, more than {}; take larger steps", points, max_grid_points));
 
     // Each key must exist, and each end of its axis must be a value it admits (the others current).
-    std::vector<std::string> keys;
-    std::vector<double> current, probes;
+    SamplePlan plan;
     const std::string text = to_toml(s);
     for (const SweepAxis& axis : axes) {
-        keys.push_back(axis.key);
-        current.push_back(detail::numeric_key_value(s, axis.key, vary_source));
+        plan.keys.push_back(axis.key);
+        const double current = detail::numeric_key_value(s, axis.key, vary_source);
         for (const double end : {axis.low, axis.high}) try {
                 (void)parse_scenario(text, s.source, {{axis.key, fmt::format("{:.17g}", end)}});
             } catch (const InputError& e) {
                 throw InputError(vary_source, 0, axis.key, fmt::format("{} is not allowed: {}", end, e.message()));
             }
-        probes.push_back(axis.high != current.back() ? axis.high : axis.low);
+        plan.probes.push_back(axis.high != current ? axis.high : axis.low);
     }
-
-    SampleModel model(s, keys, probes);
-    const std::size_t width = keys.size();
-    std::vector<double> rows;
-    rows.reserve(points * width);
+    const std::size_t width = plan.keys.size();
+    plan.rows.samples = static_cast<int>(points);
+    plan.rows.inputs = static_cast<int>(width);
+    plan.rows.values.reserve(points * width);
     if (width == 1) {
-        rows = r.values[0];
+        plan.rows.values = values[0];
     } else {
-        for (double x : r.values[0])
-            for (double y : r.values[1]) {
-                rows.push_back(x);
-                rows.push_back(y);
+        for (double x : values[0])
+            for (double y : values[1]) {
+                plan.rows.values.push_back(x);
+                plan.rows.values.push_back(y);
             }
     }
-    model.check_admitted(rows);
-
     // The fast path checked against the exact model at 5 values of each axis (its ends, quarters
     // and middle): 5 points of a 1-D grid, 25 of a 2-D one, corners and centre among them.
-    std::vector<double> checks;
     const auto quarters = [](std::size_t n) {
         std::vector<std::size_t> at{0, n / 4, n / 2, 3 * n / 4, n - 1};
         at.erase(std::unique(at.begin(), at.end()), at.end());
         return at;
     };
     if (width == 1) {
-        for (std::size_t i : quarters(r.values[0].size())) checks.push_back(r.values[0][i]);
+        for (std::size_t i : quarters(values[0].size())) plan.checks.push_back(values[0][i]);
     } else {
-        for (std::size_t i : quarters(r.values[0].size()))
-            for (std::size_t j : quarters(r.values[1].size())) {
-                checks.push_back(r.values[0][i]);
-                checks.push_back(r.values[1][j]);
+        for (std::size_t i : quarters(values[0].size()))
+            for (std::size_t j : quarters(values[1].size())) {
+                plan.checks.push_back(values[0][i]);
+                plan.checks.push_back(values[1][j]);
             }
     }
-    model.verify(checks);
+    return plan;
+}
 
-    r.metrics = model.evaluate(rows, options);
+SweepResult sweep_result(const std::vector<SweepAxis>& axes, const SampleModel& model, SampleMetrics metrics) {
+    SweepResult r;
+    r.axes = axes;
+    for (const SweepAxis& axis : axes) r.values.push_back(axis_values(axis));
+    r.metrics = std::move(metrics);
     r.clouds = model.cloud_names();
     r.path_note = model.path_note();
-    if (width == 2)
+    if (axes.size() == 2)
         for (std::size_t c = 0; c < r.clouds.size(); ++c)
             r.contours.push_back({r.clouds[c], zero_contour(r.values[0], r.values[1], r.metrics.npv_savings[c])});
     return r;
+}
+
+SweepResult sweep(const Scenario& s, const std::vector<SweepAxis>& axes, const EvaluationOptions& options) {
+    const SamplePlan plan = sweep_plan(s, axes);
+    const SampleModel model = plan.model(s);
+    return sweep_result(axes, model, model.evaluate(plan.rows.values, options));
 }
 
 }  // namespace payback

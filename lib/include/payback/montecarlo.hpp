@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "payback/sample_model.hpp"
+#include "payback/sample_plan.hpp"
 #include "payback/sampling.hpp"
 #include "payback/scenario.hpp"
 
@@ -43,6 +44,15 @@ struct MonteCarloResult {
 
 /// Throws InputError when the scenario has no [uncertainty] or a drawn value is not admitted.
 MonteCarloResult montecarlo(const Scenario& scenario, const MonteCarloOptions& options = {});
+
+/// montecarlo() in steps (sample_plan.hpp): the draw, the keys and where the model is probed and
+/// verified. Throws InputError as montecarlo() does for a scenario without [uncertainty].
+SamplePlan montecarlo_plan(const Scenario& scenario, const MonteCarloOptions& options);
+
+/// ... and the summaries of the metrics of every row of `plan`, in order, evaluated with `model`
+/// (plan.model()); `seconds` is the evaluation's wall time.
+MonteCarloResult montecarlo_result(const Scenario& scenario, SamplePlan plan, const SampleModel& model,
+                                   SampleMetrics metrics, const MonteCarloOptions& options, double seconds);
 
 /// The probe of each key the sample model measures its slopes at: the distribution's P90, or its
 /// P10 when the P90 is the current value.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "payback/sample_model.hpp"
+#include "payback/sample_plan.hpp"
 #include "payback/scenario.hpp"
 
 namespace payback {
@@ -64,6 +65,14 @@ struct SweepResult {
 /// Metrics of every grid point. 1 or 2 axes, different keys, each end admitted by its key
 /// (InputError("--vary", 0, key, "... is not allowed: ...") otherwise), at most max_grid_points.
 SweepResult sweep(const Scenario& scenario, const std::vector<SweepAxis>& axes, const EvaluationOptions& options = {});
+
+/// sweep() in steps (sample_plan.hpp): the grid's rows, the first axis slowest, and where the
+/// model is probed and verified; throws InputError as sweep() does.
+SamplePlan sweep_plan(const Scenario& scenario, const std::vector<SweepAxis>& axes);
+
+/// ... and the result of the metrics of every row of sweep_plan(), in order, evaluated with
+/// `model` (plan.model()).
+SweepResult sweep_result(const std::vector<SweepAxis>& axes, const SampleModel& model, SampleMetrics metrics);
 
 /// The zero contour of `values` (row-major, nx × ny, x slowest) over the grid xs × ys by marching
 /// squares: a corner is "above" when its value is > 0, each crossing is linearly interpolated on

@@ -1,0 +1,43 @@
+"""payback: build a GPU rig or rent the cloud?
+
+The C++ model of ``payback`` (the command-line program) as a Python library::
+
+    import payback
+    s = payback.load("scenarios/venus-2019.toml", electricity__price_per_kwh=0.3)
+    c = s.compare()                 # c.verdict, c.options, c.versus, c.metrics()
+    c.cashflow()                    # the rig's month-by-month cash flows, a DataFrame
+    s.breakeven("electricity.price_per_kwh").value
+    s.sweep("workload.gpu_hours_per_month=50:700:50", "electricity.price_per_kwh=0.1:0.5:0.05")
+    payback.load("scenarios/venus-2019-uncertain.toml").montecarlo(samples=100_000)
+
+Every result has an HTML view for notebooks; :mod:`payback.plot` draws them. Bad input raises
+:class:`InputError` with the file, line and key. Monte Carlo and sweeps take a Dask
+``client=`` to spread their samples over a cluster with the same result.
+"""
+
+from . import plot
+from .data import Profile, bench, catalog, read_profile, workloads
+from .errors import InputError
+from .results import Breakeven, Comparison, MonteCarlo, Sweep, Tornado
+from .scenario import Scenario, load, loads, scenario
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Breakeven",
+    "Comparison",
+    "InputError",
+    "MonteCarlo",
+    "Profile",
+    "Scenario",
+    "Sweep",
+    "Tornado",
+    "bench",
+    "catalog",
+    "load",
+    "loads",
+    "plot",
+    "read_profile",
+    "scenario",
+    "workloads",
+]

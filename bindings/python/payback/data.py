@@ -1,0 +1,138 @@
+"""The pricing catalogs, the training benchmark and calibration profiles."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import platform
+import tempfile
+from collections.abc import Sequence
+
+
+import pandas as pd
+
+from . import _core
+from .errors import InputError
+from .results import _frame_html
+
+_VERSION = "0.1.0"
+
+
+def catalog(what: str, directory: str | os.PathLike[str] | None = None) -> pd.DataFrame:
+    """One pricing catalog as a DataFrame (``payback catalog``): ``"gpus"``, ``"instances"``,
+    ``"parts"``, ``"rates"`` (electricity) or ``"rental"`` (rental markets). Every row keeps its
+    ``as_of``, ``source`` and file row. ``directory`` reads another pricing/ directory."""
+    rows = _core.catalog(what, os.fspath(directory) if directory is not None else "")
+    return pd.DataFrame(rows)
+
+
+class Profile:
+    """A calibration profile: what ``payback bench`` measured (samples per second per device,
+    workload and batch, and joules per sample where a counter could be read)."""
+
+    def __init__(self, text: str, skipped: list[dict[str, str]] | None = None) -> None:
+        #: The profile as ``payback bench --out`` writes it (JSON text).
+        self.json: str = text
+        self._data = json.loads(text)
+        #: Devices asked for but not measured, and why (a CUDA device on a machine without one).
+        self.skipped: list[dict[str, str]] = skipped or []
+
+    @property
+    def date(self) -> str:
+        """When it was measured, ISO 8601 in UTC."""
+        return self._data["date"]
+
+    @property
+    def software(self) -> dict[str, str]:
+        """Versions of what measured it."""
+        return dict(self._data["software"])
+
+    @property
+    def results(self) -> pd.DataFrame:
+        """One row per (device, workload, batch): samples per second (median, min, max), GFLOP/s
+        and joules per sample (NaN where no counter could be read)."""
+        frame = pd.DataFrame(self._data["results"])
+        if "joules_per_sample" in frame:
+            frame["joules_per_sample"] = frame["joules_per_sample"].astype("Float64")
+        return frame
+
+    def samples_per_second(self, device: str = "cpu", workload: str = "cifar10-tutorial",
+                           batch: int | None = None) -> float:
+        """The measured median throughput of one (device, workload, batch); the largest batch by default."""
+        rows = [r for r in self._data["results"] if r["device"] == device and r["workload"] == workload
+                and (batch is None or r["batch"] == batch)]
+        if not rows:
+            raise KeyError(f"the profile has no {device} measurement of {workload}"
+                           + (f" at batch {batch}" if batch is not None else ""))
+        return max(rows, key=lambda r: r["batch"])["samples_per_second"]
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes the profile atomically (a temporary file beside it, then a rename)."""
+        path = os.fspath(path)
+        directory = os.path.dirname(os.path.abspath(path))
+        fd, temporary = tempfile.mkstemp(dir=directory, prefix=".profile-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(self.json)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+
+    def _repr_html_(self) -> str:
+        columns = ["device", "device_name", "workload", "batch", "threads", "samples_per_second", "gflops",
+                   "joules_per_sample"]
+        return f"<p>Calibration profile of {html.escape(self.date)}</p>" + _frame_html(self.results[columns])
+
+
+def bench(
+    device: str = "cpu",
+    workload: str = "cifar10-tutorial",
+    batches: Sequence[int] = (4, 256),
+    threads: int = 0,
+    repeats: int = 7,
+    seconds: float = 0.5,
+    data: str | os.PathLike[str] | None = None,
+    out: str | os.PathLike[str] | None = None,
+) -> Profile:
+    """Measures training throughput on this machine (``payback bench``) and returns the profile.
+
+    ``device`` is ``"cpu"``, ``"cuda"`` or ``"all"`` (CUDA is skipped, with the reason in
+    ``skipped``, without a GPU); ``workload`` a benchmark network or ``"all"``; each (device,
+    workload, batch) is timed ``repeats`` times for about ``seconds`` each after a warm-up, and the
+    median kept. ``threads`` 0 uses every hardware thread. ``out`` also writes the profile."""
+    if device not in ("cpu", "cuda", "all"):
+        raise InputError(f"--device: expected cpu, cuda or all, got \"{device}\"", "--device", 0, "",
+                         f"expected cpu, cuda or all, got \"{device}\"")
+    workloads = _core.workload_names() if workload == "all" else [workload]
+    cuda = _core.cuda_status()
+    devices, skipped = [], []
+    if device in ("cpu", "all"):
+        devices.append("cpu")
+    if device in ("cuda", "all"):
+        if cuda["available"]:
+            devices.append("cuda")
+        else:
+            skipped.append({"device": "cuda", "reason": cuda["reason"]})
+    software = [("payback", _VERSION), ("python", platform.python_version())]
+    if cuda["available"]:
+        software.append(("cuda_device", cuda["device_name"]))
+    text = _core.bench(devices, workloads, list(batches), threads, repeats, seconds,
+                       os.fspath(data) if data is not None else "", software)
+    profile = Profile(text, skipped)
+    if out is not None:
+        profile.save(out)
+    return profile
+
+
+def read_profile(path: str | os.PathLike[str]) -> Profile:
+    """Reads a calibration profile with the checks every input gets (InputError naming the key)."""
+    return Profile(_core.read_profile(os.fspath(path)))
+
+
+def workloads() -> list[str]:
+    """The benchmark's networks, which scenarios' ``workload.job.model`` names."""
+    return list(_core.workload_names())
+
+

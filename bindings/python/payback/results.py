@@ -1,0 +1,345 @@
+"""Results of payback's answers: tables as pandas DataFrames, per-sample arrays as NumPy arrays,
+and an HTML view for notebooks. Absent metrics (payback never reached) are None in dicts and
+``<NA>`` (pandas' nullable Float64) in tables, never NaN; NumPy per-sample arrays use NaN, which
+is what NumPy has."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from . import _core
+
+if TYPE_CHECKING:
+    from .scenario import Scenario
+
+#: The cash-flow columns that add up to ``net`` (signed: costs negative, income positive).
+LINE_ITEMS: list[str] = list(_core.line_item_names())
+
+# Metrics that may not exist (payback not reached, no hours): nullable columns.
+_OPTIONAL = {
+    "payback_months",
+    "payback_months_if_sold",
+    "discounted_payback_months",
+    "roi",
+    "irr",
+    "cost_per_gpu_hour",
+    "levelized_cost_per_gpu_hour",
+    "breakeven_gpu_hours_per_month",
+    "mean",
+    "sd",
+    "standard_error",
+    "p10",
+    "p50",
+    "p90",
+    "min",
+    "max",
+    "npv_savings_at_low",
+    "npv_savings_at_high",
+    "swing",
+    "rho",
+}
+
+
+def _nullable(frame: pd.DataFrame) -> pd.DataFrame:
+    for column in frame.columns:
+        if column in _OPTIONAL or str(column).split(":")[0] in _OPTIONAL:
+            frame[column] = frame[column].astype("Float64")
+    return frame
+
+
+def _cell(v: Any) -> str:
+    if v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)):
+        return "–"
+    if isinstance(v, (float, np.floating)):
+        return f"{v:,.2f}" if abs(v) < 1e15 else f"{v:.4g}"
+    return html.escape(str(v))
+
+
+def html_table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """A small HTML table (notebooks' cell output)."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _frame_html(frame: pd.DataFrame, index: bool = False) -> str:
+    header = ([frame.index.name or ""] if index else []) + [str(c) for c in frame.columns]
+    rows = [([i] if index else []) + list(r) for i, r in zip(frame.index, frame.itertuples(index=False))]
+    return html_table(header, rows)
+
+
+class Comparison:
+    """The answer of ``payback compare``: every option's cash flows and totals, the rig against
+    each cloud option, and the verdict."""
+
+    def __init__(self, scenario: Scenario, raw: dict) -> None:
+        self.scenario = scenario
+        #: The same object as ``payback compare --json`` prints (None where it has null).
+        self.report: dict = raw["report"]
+        self._tables = {t["option"]: t for t in raw["cashflows"]}
+
+    @property
+    def verdict(self) -> str:
+        """One sentence: build or rent, and by how much."""
+        return self.report["verdict"]
+
+    @property
+    def option_names(self) -> list[str]:
+        """The rig first (then the rig renting out, with a rental market), then each cloud option."""
+        return [o["name"] for o in self.report["options"]]
+
+    @property
+    def options(self) -> pd.DataFrame:
+        """One row per option: total and NPV cost, cost per GPU-hour, energy and CO2."""
+        columns = ["name", "kind", "total_cost", "npv_cost", "npv", "cost_per_gpu_hour",
+                   "levelized_cost_per_gpu_hour", "energy_kwh", "co2_kg_total"]
+        frame = pd.DataFrame([{c: o[c] for c in columns} for o in self.report["options"]], columns=columns)
+        return _nullable(frame).set_index("name")
+
+    @property
+    def versus(self) -> pd.DataFrame:
+        """One row per cloud option: the rig against it (payback, NPV savings, ROI, IRR, ...)."""
+        columns = ["cloud", "rig", "payback_months", "payback_months_if_sold", "discounted_payback_months",
+                   "npv_savings", "roi", "irr", "irr_status", "optimal_sale_month", "optimal_sale_npv_savings",
+                   "breakeven_gpu_hours_per_month"]
+        frame = pd.DataFrame([{c: v[c] for c in columns} for v in self.report["versus"]], columns=columns)
+        return _nullable(frame).set_index("cloud")
+
+    def metrics(self, against: str | None = None) -> dict[str, Any]:
+        """The rig against one cloud option (the first by default) as a dict, with both options'
+        totals: payback_months (None when not within the horizon), npv_savings, roi, irr, ..."""
+        versus = self.report["versus"]
+        if not versus:
+            raise ValueError("the scenario has no cloud options to compare the rig with")
+        chosen = next((v for v in versus if against in (None, v["cloud"])), None)
+        if chosen is None:
+            raise KeyError(f"no cloud option named {against!r}; the cloud options are {[v['cloud'] for v in versus]}")
+        by_name = {o["name"]: o for o in self.report["options"]}
+        out = dict(chosen)
+        out["rig_total_cost"] = by_name[chosen["rig"]]["total_cost"]
+        out["cloud_total_cost"] = by_name[chosen["cloud"]]["total_cost"]
+        return out
+
+    def cashflow(self, option: str | None = None) -> pd.DataFrame:
+        """One option's cash flows by month (the rig by default): signed line items (costs
+        negative), net, cumulative and discounted sums, kWh and the parts' value; one row per
+        month, indexed by month (1 .. horizon)."""
+        name = option if option is not None else self.option_names[0]
+        if name not in self._tables:
+            raise KeyError(f"no option named {name!r}; the options are {list(self._tables)}")
+        columns = self._tables[name]["columns"]
+        frame = pd.DataFrame({k: v for k, v in columns.items() if k != "month"},
+                             index=pd.Index(columns["month"].astype(np.int64), name="month"))
+        return frame
+
+    def capex_by_part(self, option: str | None = None) -> pd.DataFrame:
+        """The rig's capex column split by part (one column per part), indexed by month."""
+        name = option if option is not None else self.option_names[0]
+        table = self._tables[name]
+        index = pd.Index(table["columns"]["month"].astype(np.int64), name="month")
+        return pd.DataFrame(dict(table["capex_by_part"]), index=index)
+
+    def _repr_html_(self) -> str:
+        return (f"<p><b>{html.escape(self.scenario.name)}</b> ({html.escape(self.scenario.currency)}, "
+                f"{self.scenario.horizon_months} months): {html.escape(self.verdict)}</p>"
+                + _frame_html(self.options, index=True) + "<br>" + _frame_html(self.versus, index=True))
+
+    def __repr__(self) -> str:
+        return f"<payback.Comparison {self.scenario.name!r}: {self.verdict}>"
+
+
+class Breakeven:
+    """The value of a key at which building and renting cost the same (``payback breakeven``)."""
+
+    def __init__(self, raw: dict) -> None:
+        self.key: str = raw["key"]
+        #: The break-even value; None when NPV savings do not cross zero in the range.
+        self.value: float | None = raw["value"]
+        self.current: float = raw["current"]
+        self.range: tuple[float, float] = tuple(raw["range"])
+        self.against: str = raw["against"]
+        self.metric: str = raw["metric"]
+        self.npv_savings_at_range: tuple[float, float] = tuple(raw["npv_savings_at_range"])
+        self.more_roots: bool = raw["more_roots"]
+        self.message: str = raw["message"]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The same fields as ``payback breakeven --json``."""
+        return {"key": self.key, "value": self.value, "range": list(self.range), "metric": self.metric,
+                "against": self.against, "current": self.current,
+                "npv_savings_at_range": list(self.npv_savings_at_range), "more_roots": self.more_roots,
+                "message": self.message}
+
+    def _repr_html_(self) -> str:
+        return f"<p>{html.escape(self.message)}</p>"
+
+    def __repr__(self) -> str:
+        return f"<payback.Breakeven {self.key} = {self.value} against {self.against!r}>"
+
+
+def _metric_columns(metrics: dict, clouds: Sequence[str]) -> dict[str, np.ndarray]:
+    columns = {"rig_total_cost": metrics["rig_total_cost"], "rig_npv_cost": metrics["rig_npv_cost"]}
+    for c, cloud in enumerate(clouds):
+        for name in ("total_cost", "npv_savings", "payback_months", "discounted_payback_months"):
+            source = "cloud_total_cost" if name == "total_cost" else name
+            columns[f"{name}:{cloud}"] = metrics[source][c]
+    return columns
+
+
+class Sweep:
+    """Metrics over a grid of one or two keys (``payback sweep``), and for two the break-even
+    contour where NPV savings cross zero."""
+
+    def __init__(self, scenario: Scenario, raw: dict, against: str | None) -> None:
+        self.scenario = scenario
+        self.keys: list[str] = [a["key"] for a in raw["axes"]]
+        #: Each axis's values, as NumPy arrays.
+        self.values: list[np.ndarray] = [a["values"] for a in raw["axes"]]
+        self.axes: list[dict] = raw["axes"]
+        self.clouds: list[str] = raw["clouds"]
+        #: The cloud option the grid and contour views use by default (the closest to beating the rig).
+        self.against = against
+        #: Per-point metrics as NumPy arrays, row-major over the grid (the first axis slowest).
+        self.metrics: dict = raw["metrics"]
+        #: Per cloud option: the zero contour's polylines, each an (n, 2) array of (x, y).
+        self.contours: dict[str, list[np.ndarray]] = {c["cloud"]: c["polylines"] for c in raw["contours"]}
+        self.path: str = raw["path"]
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """One row per grid point: the keys, then the metrics (as ``payback sweep --csv``)."""
+        grid = np.meshgrid(*self.values, indexing="ij")
+        columns = {k: g.ravel() for k, g in zip(self.keys, grid)}
+        columns.update(_metric_columns(self.metrics, self.clouds))
+        return _nullable(pd.DataFrame(columns))
+
+    def grid(self, metric: str = "npv_savings", against: str | None = None) -> pd.DataFrame:
+        """A 2-D sweep's metric as a table: the first key down, the second across."""
+        if len(self.keys) != 2:
+            raise ValueError("grid() needs a 2-D sweep")
+        c = self.clouds.index(against or self.against)
+        source = "cloud_total_cost" if metric == "total_cost" else metric
+        values = self.metrics[source][c] if isinstance(self.metrics[source], list) else self.metrics[source]
+        return pd.DataFrame(values.reshape(len(self.values[0]), len(self.values[1])),
+                            index=pd.Index(self.values[0], name=self.keys[0]),
+                            columns=pd.Index(self.values[1], name=self.keys[1]))
+
+    def _repr_html_(self) -> str:
+        shape = " × ".join(str(len(v)) for v in self.values)
+        head = (f"<p>Sweep of {html.escape(', '.join(self.keys))} ({shape} points) for "
+                f"<b>{html.escape(self.scenario.name)}</b>; {html.escape(self.path)}</p>")
+        frame = self.frame
+        return head + _frame_html(frame.head(20)) + ("<p>…</p>" if len(frame) > 20 else "")
+
+
+class MonteCarlo:
+    """Monte Carlo over a scenario's [uncertainty] (``payback montecarlo``): summaries and
+    histograms per metric, the chance that building wins, and every sample's inputs and metrics
+    as NumPy arrays over the engine's memory (no copy)."""
+
+    def __init__(self, scenario: Scenario, raw: dict, samples: int, seed: int, lhs: bool) -> None:
+        self.scenario = scenario
+        self.samples = samples
+        self.seed = seed
+        self.method = "latin_hypercube" if lhs else "monte_carlo"
+        self.keys: list[str] = raw["keys"]
+        self.clouds: list[str] = raw["clouds"]
+        #: The drawn inputs, samples × keys.
+        self.inputs: np.ndarray = raw["inputs"]
+        #: Per-sample metrics: rig_total_cost, rig_npv_cost, and per cloud (lists in cloud order)
+        #: cloud_total_cost, npv_savings, payback_months, discounted_payback_months (NaN: not reached).
+        self.metrics: dict = raw["metrics"]
+        #: Per cloud option: the share of samples where building has positive NPV savings.
+        self.probability_build_wins: dict[str, float] = raw["probability_build_wins"]
+        self.path: str = raw["path"]
+        self.seconds: float = raw["seconds"]
+        self._summaries: list[dict] = raw["summaries"]
+
+    def metric(self, name: str, option: str | None = None) -> np.ndarray:
+        """One metric's per-sample array: ``rig_total_cost``, ``rig_npv_cost``, or a per-cloud
+        metric (``npv_savings``, ``payback_months``, ...) of ``option`` (the first cloud by default)."""
+        values = self.metrics[name]
+        if isinstance(values, list):
+            return values[self.clouds.index(option) if option is not None else 0]
+        return values
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        """Mean, sd, standard error, P10/P50/P90, min, max, count and share defined per metric
+        and option."""
+        columns = ["metric", "option", "mean", "sd", "standard_error", "p10", "p50", "p90", "min", "max", "count",
+                   "share_defined"]
+        return _nullable(pd.DataFrame([{c: s[c] for c in columns} for s in self._summaries], columns=columns))
+
+    def percentiles(self, metric: str = "payback_months", option: str | None = None) -> dict[str, float | None]:
+        """P10, P50 and P90 of a metric (None when no sample has it); option as in :meth:`summary`."""
+        s = self._find(metric, option)
+        return {"p10": s["p10"], "p50": s["p50"], "p90": s["p90"]}
+
+    def histogram(self, metric: str = "payback_months", option: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The histogram's (counts, edges), as ``payback montecarlo --json`` has it."""
+        h = self._find(metric, option)["histogram"]
+        return np.asarray(h["counts"]), np.asarray(h["edges"])
+
+    def _find(self, metric: str, option: str | None) -> dict:
+        default = self.scenario.rig_name if metric == "total_cost" and option is None else None
+        wanted = option or default or (self.clouds[0] if self.clouds else None)
+        for s in self._summaries:
+            if s["metric"] == metric and s["option"] == wanted:
+                return s
+        raise KeyError(f"no summary of {metric!r} for {wanted!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The same object as ``payback montecarlo --json``."""
+        return {"keys": self.keys, "samples": self.samples, "seed": self.seed, "method": self.method,
+                "path": self.path, "seconds": self.seconds, "metrics": self._summaries,
+                "probability_build_wins": self.probability_build_wins}
+
+    def _repr_html_(self) -> str:
+        wins = "; ".join(f"building beats {html.escape(c)} in {p:.1%} of samples"
+                         for c, p in self.probability_build_wins.items())
+        head = (f"<p><b>{html.escape(self.scenario.name)}</b>: {self.samples:,} {self.method.replace('_', ' ')} "
+                f"samples of {len(self.keys)} inputs (seed {self.seed}); {wins}.</p>")
+        return head + _frame_html(self.summary)
+
+
+class Tornado:
+    """Which inputs move the NPV savings most (``payback tornado``)."""
+
+    def __init__(self, raw: dict) -> None:
+        self.metric: str = raw["metric"]
+        self.against: str = raw["against"]
+        #: The NPV savings at the scenario's values (None if it does not exist).
+        self.base: float | None = raw["base"]
+        self.path: str = raw["path"]
+        self._raw = raw
+
+    @property
+    def bars(self) -> pd.DataFrame:
+        """One row per input, largest swing first: current, low and high values, the savings at
+        each, the swing, and where low and high came from."""
+        columns = ["key", "current", "low", "high", "npv_savings_at_low", "npv_savings_at_high", "swing", "from"]
+        return _nullable(pd.DataFrame(self._raw["bars"], columns=columns))
+
+    @property
+    def global_ranking(self) -> pd.DataFrame | None:
+        """Each uncertain input's Spearman rank correlation with the savings over a Monte Carlo
+        run, largest |rho| first; None without [uncertainty] or with samples=0."""
+        g = self._raw["global"]
+        return None if g is None else _nullable(pd.DataFrame(g["ranking"], columns=["key", "rho"]))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The same fields as ``payback tornado --json`` (less the scenario's name and currency)."""
+        return dict(self._raw)
+
+    def _repr_html_(self) -> str:
+        base = "–" if self.base is None else f"{self.base:,.0f}"
+        out = f"<p>NPV savings of building against {html.escape(self.against)}: {base} at the scenario's values.</p>"
+        out += _frame_html(self.bars)
+        ranking = self.global_ranking
+        return out + ("" if ranking is None else "<br>" + _frame_html(ranking))

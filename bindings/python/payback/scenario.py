@@ -1,0 +1,244 @@
+"""Scenarios: loaded from a TOML file or text, or built from a dict, with overrides."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from . import _core, _toml
+from .results import Breakeven, Comparison, MonteCarlo, Sweep, Tornado
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+Overrides = Mapping[str, Any]
+
+
+def _override_pairs(overrides: Overrides | None, keywords: Mapping[str, Any]) -> list[tuple[str, str]]:
+    pairs = [(str(k), _toml.value(v)) for k, v in (overrides or {}).items()]
+    pairs += [(_toml.key_path(k), _toml.value(v)) for k, v in keywords.items()]
+    return pairs
+
+
+class Scenario:
+    """One validated scenario: the rig, the workload, the tariff and the cloud alternatives.
+
+    Make one with :func:`payback.load` (a file), :func:`payback.loads` (TOML text) or
+    :func:`payback.scenario` (a dict). It is immutable: :meth:`with_overrides` gives a changed copy.
+    It pickles (as its text and overrides), so it travels to Dask workers.
+    """
+
+    def __init__(self, core: _core.Scenario, text: str, source: str, overrides: list[tuple[str, str]]) -> None:
+        self._core = core
+        self._text = text
+        self._source = source
+        self._overrides = overrides
+
+    # ---- what it is ----
+    @property
+    def name(self) -> str:
+        """The scenario's name ([scenario] name)."""
+        return self._core.name
+
+    @property
+    def source(self) -> str:
+        """The file it came from (or the name given to its text), as errors name it."""
+        return self._core.source
+
+    @property
+    def currency(self) -> str:
+        """The currency every amount is in."""
+        return self._core.currency
+
+    @property
+    def horizon_months(self) -> int:
+        """Months modelled."""
+        return self._core.horizon_months
+
+    @property
+    def discount_rate(self) -> float:
+        """Annual nominal discount rate, as a fraction."""
+        return self._core.discount_rate
+
+    @property
+    def perspective(self) -> str:
+        """``"hobbyist"`` or ``"business"`` (taxes)."""
+        return self._core.perspective
+
+    @property
+    def gpu_hours_per_month(self) -> float:
+        """The owner's training, in hours a month on the rig."""
+        return self._core.gpu_hours_per_month
+
+    @property
+    def rig_name(self) -> str:
+        """The rig's name."""
+        return self._core.rig_name
+
+    @property
+    def cloud_names(self) -> list[str]:
+        """The cloud options, in the scenario's order."""
+        return self._core.cloud_names
+
+    @property
+    def uncertain_keys(self) -> list[str]:
+        """The keys with a distribution in [uncertainty] (what Monte Carlo samples)."""
+        return self._core.uncertain_keys
+
+    @property
+    def overrides(self) -> dict[str, str]:
+        """The overrides applied, key path to TOML value, in order."""
+        return dict(self._overrides)
+
+    def to_toml(self) -> str:
+        """The scenario as TOML with every default filled in (``payback check``)."""
+        return self._core.to_toml()
+
+    def with_overrides(self, overrides: Overrides | None = None, /, **keywords: Any) -> Scenario:
+        """A copy with more overrides, as :func:`payback.load` takes them."""
+        pairs = self._overrides + _override_pairs(overrides, keywords)
+        return Scenario(_core.parse_scenario(self._text, self._source, pairs), self._text, self._source, pairs)
+
+    # ---- answers ----
+    def compare(self) -> Comparison:
+        """Every option's cash flows and totals, the rig against each cloud option, the verdict
+        (``payback compare``)."""
+        return Comparison(self, _core.compare(self._core))
+
+    def cashflow(self, option: str | None = None) -> pd.DataFrame:
+        """One option's month-by-month cash flows (the rig by default); see :meth:`Comparison.cashflow`."""
+        return self.compare().cashflow(option)
+
+    def breakeven(
+        self, key: str, range: tuple[float, float] | None = None, against: str | None = None
+    ) -> Breakeven:
+        """The value of a numeric key at which building and renting cost the same in present value
+        (``payback breakeven --for KEY``); ``value`` is None when there is none in the range."""
+        return Breakeven(_core.breakeven(self._core, _toml.key_path(key), range, against))
+
+    def sweep(
+        self,
+        *axes: str | tuple[str, float, float, float],
+        against: str | None = None,
+        threads: int = 0,
+        client: Any = None,
+        **ranges: tuple[float, float, float],
+    ) -> Sweep:
+        """Metrics over a 1-D or 2-D grid of numeric keys (``payback sweep``).
+
+        Each axis is ``"KEY=LO:HI:STEP"``, a tuple ``(key, lo, hi, step)`` or a keyword
+        ``key__path=(lo, hi, step)``. With a Dask ``client`` the grid points are split over its
+        workers; the result is the same as a local run.
+        """
+        parsed = [_core.parse_axis(a) if isinstance(a, str) else (_toml.key_path(a[0]), *map(float, a[1:])) for a in axes]
+        parsed += [(_toml.key_path(k), *map(float, v)) for k, v in ranges.items()]
+        against_name = self.cloud_names[_core.against_index(self._core, against)] if self.cloud_names else None
+        if client is not None:
+            from . import distributed
+
+            raw = distributed.sweep(self, parsed, client)
+        else:
+            raw = _core.sweep(self._core, parsed, threads)
+        return Sweep(self, raw, against_name)
+
+    def montecarlo(
+        self,
+        samples: int = 10000,
+        seed: int = 1,
+        lhs: bool = False,
+        bins: int = 30,
+        threads: int = 0,
+        client: Any = None,
+    ) -> MonteCarlo:
+        """Monte Carlo over the scenario's [uncertainty] (``payback montecarlo``).
+
+        ``lhs`` draws a Latin hypercube. The same seed gives the same numbers whatever the
+        thread count, and with a Dask ``client`` (the samples split over its workers) the same as
+        a local run. Per-sample arrays are NumPy arrays over the engine's own memory.
+        """
+        if client is not None:
+            from . import distributed
+
+            raw = distributed.montecarlo(self, samples, seed, lhs, bins, client)
+        else:
+            raw = _core.montecarlo(self._core, samples, seed, lhs, bins, threads)
+        return MonteCarlo(self, raw, samples=samples, seed=seed, lhs=lhs)
+
+    def tornado(
+        self,
+        inputs: Sequence[str | tuple[str, float, float]] | None = None,
+        against: str | None = None,
+        swing: float = 0.2,
+        samples: int = 2000,
+        seed: int = 1,
+    ) -> Tornado:
+        """Which inputs move the NPV savings most (``payback tornado``): each input from its low
+        to its high value, the others as they are, and with [uncertainty] a global rank-correlation
+        ranking over ``samples`` Monte Carlo samples. Inputs are keys, ``"KEY=LO:HI"`` or
+        ``(key, lo, hi)``; by default [uncertainty]'s keys, else the scenario's main figures."""
+        texts = [
+            i if isinstance(i, str) else f"{_toml.key_path(i[0])}={float(i[1])!r}:{float(i[2])!r}"
+            for i in (inputs or [])
+        ]
+        return Tornado(_core.tornado(self._core, texts, against, swing, samples, seed))
+
+    # ---- Python's protocols ----
+    def __reduce__(self):
+        return (_rebuild, (self._text, self._source, self._overrides))
+
+    def __repr__(self) -> str:
+        return f"<payback.Scenario {self.name!r} from {self.source!r}, {len(self._overrides)} overrides>"
+
+    def _repr_html_(self) -> str:
+        from .results import html_table
+
+        rows = [
+            ("source", self.source),
+            ("horizon", f"{self.horizon_months} months"),
+            ("training", f"{self.gpu_hours_per_month:g} h a month"),
+            ("discount rate", f"{self.discount_rate:.2%}"),
+            ("rig", self.rig_name),
+            ("cloud options", ", ".join(self.cloud_names)),
+        ]
+        rows += [(k, v) for k, v in self._overrides]
+        return f"<b>{_esc(self.name)}</b>" + html_table(["", ""], rows)
+
+
+def _esc(text: str) -> str:
+    import html
+
+    return html.escape(text)
+
+
+def _rebuild(text: str, source: str, overrides: list[tuple[str, str]]) -> Scenario:
+    return Scenario(_core.parse_scenario(text, source, overrides), text, source, overrides)
+
+
+def load(path: str | os.PathLike[str], overrides: Overrides | None = None, /, **keywords: Any) -> Scenario:
+    """Loads and validates a scenario file, applying overrides first (as ``--set`` does).
+
+    Overrides are a dict of key paths (``{"cloud[0].price_per_hour": 2.5}``) or keywords with
+    ``__`` for dots and for indices (``electricity__price_per_kwh=0.3``,
+    ``cloud__0__price_per_hour=2.5``); values are numbers, strings, booleans, lists or dicts.
+    Raises :class:`payback.InputError` naming the file, line and key.
+    """
+    path = os.fspath(path)
+    pairs = _override_pairs(overrides, keywords)
+    core = _core.load_scenario(path, pairs)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return Scenario(core, text, path, pairs)
+
+
+def loads(text: str, source: str = "<text>", overrides: Overrides | None = None, /, **keywords: Any) -> Scenario:
+    """A scenario from TOML text; ``source`` names it in errors (and relative file names in it
+    are read from the current directory)."""
+    pairs = _override_pairs(overrides, keywords)
+    return Scenario(_core.parse_scenario(text, source, pairs), text, source, pairs)
+
+
+def scenario(tables: Mapping[str, Any], source: str = "<dict>", /, **keywords: Any) -> Scenario:
+    """A scenario built in Python: ``tables`` is the TOML file as nested dicts (``{"scenario":
+    {...}, "rig": {"parts": [{...}, ...]}, "cloud": [{...}]}``), checked exactly as a file is."""
+    return loads(_toml.document(tables), source, None, **keywords)

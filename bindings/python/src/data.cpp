@@ -1,0 +1,207 @@
+// The pricing catalogs, the training benchmark and calibration profiles.
+#include <chrono>
+#include <ctime>
+#include <thread>
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "convert.hpp"
+#include "payback/bench/cuda_trainer.hpp"
+#include "payback/bench/measure.hpp"
+#include "payback/bench/workload.hpp"
+#include "payback/calibration.hpp"
+#include "payback/catalog.hpp"
+#include "payback/error.hpp"
+
+namespace payback::python {
+
+namespace {
+
+// Absent numbers are None: the DataFrame column becomes float with NaN, or object where needed.
+template <typename T>
+py::object maybe(const std::optional<T>& v) {
+    return v ? py::cast(*v) : py::object(py::none());
+}
+
+void add_origin(py::dict& row, const RowOrigin& origin) {
+    row["as_of"] = origin.as_of;
+    row["source"] = origin.source;
+    row["row"] = origin.describe();
+}
+
+py::list gpus(const Catalog& c) {
+    py::list rows;
+    for (const GpuSpec& g : c.gpus()) {
+        py::dict r;
+        r["name"] = g.name;
+        r["vendor"] = g.vendor;
+        r["release_date"] = g.release_date;
+        r["launch_price_usd"] = maybe(g.launch_price_usd);
+        r["board_power_watts"] = maybe(g.board_power_watts);
+        r["memory_gb"] = maybe(g.memory_gb);
+        r["memory_bandwidth_gb_s"] = maybe(g.memory_bandwidth_gb_s);
+        r["fp32_tflops"] = maybe(g.fp32_tflops);
+        r["fp16_tflops"] = maybe(g.fp16_tflops);
+        r["tensor_fp16_tflops"] = maybe(g.tensor_fp16_tflops);
+        r["nvlink_gb_s"] = maybe(g.nvlink_gb_s);
+        r["resnet50_amp_img_s"] = maybe(g.resnet50_amp_img_s);
+        add_origin(r, g.origin);
+        rows.append(r);
+    }
+    return rows;
+}
+
+py::list instances(const Catalog& c) {
+    py::list rows;
+    for (const CloudInstance& i : c.instances()) {
+        py::dict r;
+        r["instance"] = i.key();
+        r["provider"] = i.provider;
+        r["region"] = i.region;
+        r["gpu"] = i.gpu;
+        r["gpu_count"] = i.gpu_count;
+        r["gpu_memory_gb"] = maybe(i.gpu_memory_gb);
+        r["vcpus"] = maybe(i.vcpus);
+        r["ram_gb"] = maybe(i.ram_gb);
+        r["on_demand_per_hour"] = maybe(i.on_demand_per_hour);
+        r["spot_per_hour"] = maybe(i.spot_per_hour);
+        r["reserved_1y_per_hour"] = maybe(i.reserved_1y_per_hour);
+        r["reserved_3y_per_hour"] = maybe(i.reserved_3y_per_hour);
+        r["billing_increment_seconds"] = maybe(i.billing_increment_seconds);
+        r["billing_minimum_seconds"] = maybe(i.billing_minimum_seconds);
+        r["currency"] = i.currency;
+        add_origin(r, i.origin);
+        rows.append(r);
+    }
+    return rows;
+}
+
+py::list parts(const Catalog& c) {
+    py::list rows;
+    for (const PartSpec& p : c.parts()) {
+        py::dict r;
+        r["kind"] = p.kind;
+        r["name"] = p.name;
+        r["price_usd"] = maybe(p.price_usd);
+        r["price_date"] = p.price_date;
+        r["idle_watts"] = maybe(p.idle_watts);
+        r["load_watts"] = maybe(p.load_watts);
+        r["pcie_lanes"] = maybe(p.pcie_lanes);
+        r["psu_capacity_watts"] = maybe(p.psu_capacity_watts);
+        add_origin(r, p.origin);
+        rows.append(r);
+    }
+    return rows;
+}
+
+py::list rates(const Catalog& c) {
+    py::list rows;
+    for (const ElectricityRate& e : c.rates()) {
+        py::dict r;
+        r["region"] = e.region;
+        r["name"] = e.name;
+        r["price_per_kwh"] = e.price_per_kwh;
+        r["currency"] = e.currency;
+        r["year"] = e.year;
+        add_origin(r, e.origin);
+        rows.append(r);
+    }
+    return rows;
+}
+
+py::list rental(const Catalog& c) {
+    py::list rows;
+    for (const RentalMarket& m : c.rental_markets()) {
+        py::dict r;
+        r["market"] = m.market;
+        r["gpu"] = m.gpu;
+        r["host_price_per_hour"] = maybe(m.host_price_per_hour);
+        r["platform_fee"] = maybe(m.platform_fee);
+        r["occupancy"] = maybe(m.occupancy);
+        r["occupancy_is_assumption"] = m.occupancy_is_assumption;
+        r["currency"] = m.currency;
+        add_origin(r, m.origin);
+        rows.append(r);
+    }
+    return rows;
+}
+
+std::string utc_now() {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+}  // namespace
+
+void bind_data(py::module_& m) {
+    m.def(
+        "catalog",
+        [](const std::string& what, const std::string& directory) {
+            const Catalog* shipped = nullptr;
+            Catalog loaded;
+            {
+                py::gil_scoped_release release;
+                if (directory.empty()) {
+                    shipped = &Catalog::shipped();
+                } else {
+                    loaded = Catalog::load(directory);
+                    shipped = &loaded;
+                }
+            }
+            if (what == "gpus") return gpus(*shipped);
+            if (what == "instances") return instances(*shipped);
+            if (what == "parts") return parts(*shipped);
+            if (what == "rates") return rates(*shipped);
+            if (what == "rental") return rental(*shipped);
+            throw InputError("catalog", 0, "", "expected gpus, instances, parts, rates or rental, got \"" + what + "\"");
+        },
+        py::arg("what"), py::arg("directory") = "");
+
+    m.def("workload_names", &bench::workload_names);
+    m.def("cuda_status", [] {
+        const bench::CudaStatus s = bench::cuda_status();
+        return py::dict(py::arg("available") = s.available, py::arg("reason") = s.reason,
+                        py::arg("device_name") = s.device_name);
+    });
+    // One profile: every (device, workload, batch) measured in turn, as `payback bench` does.
+    m.def(
+        "bench",
+        [](const std::vector<std::string>& devices, const std::vector<std::string>& workloads,
+           const std::vector<int>& batches, int threads, int repeats, double seconds, const std::string& data_file,
+           const std::vector<std::pair<std::string, std::string>>& software) {
+            for (const auto& w : workloads) (void)bench::find_workload(w);  // unknown names fail before any work
+            CalibrationProfile profile;
+            {
+                py::gil_scoped_release release;
+                profile.date = utc_now();
+                profile.software = software;
+                if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+                for (const auto& device : devices)
+                    for (const auto& workload : workloads)
+                        for (const int batch : batches) {
+                            bench::BenchConfig config;
+                            config.device = device;
+                            config.workload = workload;
+                            config.batch = batch;
+                            config.threads = threads;
+                            config.repeats = repeats;
+                            config.seconds_per_repeat = seconds;
+                            config.data_file = data_file;
+                            profile.results.push_back(bench::run_benchmark(config));
+                        }
+            }
+            return to_json(profile);
+        },
+        py::arg("devices"), py::arg("workloads"), py::arg("batches"), py::arg("threads"), py::arg("repeats"),
+        py::arg("seconds"), py::arg("data_file"), py::arg("software"));
+    m.def(
+        "read_profile", [](const std::string& path) { return to_json(read_profile(path)); }, py::arg("path"),
+        py::call_guard<py::gil_scoped_release>());
+}
+
+}  // namespace payback::python
