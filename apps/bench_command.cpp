@@ -2,10 +2,8 @@
 //               [--repeats N] [--seconds S] [--data FILE] [--out profile.json] [--format table|json|csv]
 // Measures training throughput (and energy where a counter can be read) and writes a calibration
 // profile. A progress bar goes to stderr on a terminal; the table, JSON or CSV to stdout.
-#include <chrono>
 #include <memory>
 #include <cstdio>
-#include <ctime>
 #include <thread>
 
 #include <fmt/format.h>
@@ -35,15 +33,6 @@ struct BenchArgs {
     std::string out;
     Output output;
 };
-
-std::string utc_now() {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
 
 std::vector<std::pair<std::string, std::string>> software_versions(const bench::CudaStatus& cuda) {
     std::vector<std::pair<std::string, std::string>> software = {{"payback", "0.1.0"},
@@ -76,7 +65,7 @@ void run(const BenchArgs& args) {
     const int threads = args.threads > 0 ? args.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
     CalibrationProfile profile;
-    profile.date = utc_now();
+    profile.date = utc_timestamp();
     profile.software = software_versions(cuda);
     ProgressBar bar("bench");
     const double runs = static_cast<double>(devices.size() * workloads.size() * args.batches.size());

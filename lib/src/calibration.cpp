@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
+#include <ctime>
 #include <set>
 
 #include <fmt/format.h>
@@ -245,6 +247,15 @@ std::optional<GpuThroughput> gpu_throughput(const CalibrationProfile& profile, c
     mapped.error_low = mapping_error_low;
     mapped.error_high = mapping_error_high;
     return mapped;
+}
+
+std::string utc_timestamp() {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
 }
 
 }  // namespace payback

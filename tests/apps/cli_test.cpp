@@ -34,17 +34,12 @@ constexpr double cloud_per_month = 2.14 * hours;           // $234.33
 using payback::test::TempDir;
 using payback::test::read_file;
 using payback::test::write_file;
+using payback::test::lines_of;
 using payback::test::quote;
 using payback::test::run;
 using payback::test::Result;
 using payback::test::check_bad_input;
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
 
 // One CSV line's cells (RFC 4180 quoting; no newlines inside cells in our output).
 std::vector<std::string> split_csv(const std::string& line) {

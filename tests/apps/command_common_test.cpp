@@ -16,6 +16,7 @@
 
 namespace fs = std::filesystem;
 using payback::test::check_bad_input;
+using payback::test::lines_of;
 using payback::test::quote;
 using payback::test::read_file;
 using payback::test::Result;
@@ -24,13 +25,6 @@ using payback::test::run_in_terminal;
 using payback::test::TempDir;
 
 namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
 
 // The commands `payback --help` lists: the first word of each line under "Subcommands:".
 std::vector<std::string> commands() {

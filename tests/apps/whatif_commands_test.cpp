@@ -14,6 +14,7 @@
 #include "support/temp_dir.hpp"
 
 using nlohmann::json;
+using payback::test::lines_of;
 using payback::test::quote;
 using payback::test::Result;
 using payback::test::run;
@@ -21,14 +22,6 @@ using payback::test::TempDir;
 using payback::test::check_bad_input;
 
 namespace {
-
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
 
 // The hand scenario (support/scenario_text.hpp) as a file; with [uncertainty] when asked.
 struct HandFile {

@@ -1,6 +1,4 @@
 // The pricing catalogs, the training benchmark and calibration profiles.
-#include <chrono>
-#include <ctime>
 #include <thread>
 
 #include <pybind11/pybind11.h>
@@ -127,15 +125,6 @@ py::list rental(const Catalog& c) {
     return rows;
 }
 
-std::string utc_now() {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
-
 }  // namespace
 
 void bind_data(py::module_& m) {
@@ -178,7 +167,7 @@ void bind_data(py::module_& m) {
             CalibrationProfile profile;
             {
                 py::gil_scoped_release release;
-                profile.date = utc_now();
+                profile.date = utc_timestamp();
                 profile.software = software;
                 if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
                 for (const auto& device : devices)

@@ -38,6 +38,9 @@ struct CalibrationProfile {
     std::vector<BenchResult> results;
 };
 
+/// Now, in UTC, as a profile's `date` gives it: "2026-11-29T23:10:00Z".
+std::string utc_timestamp();
+
 /// The profile as JSON text: {"date", "software": {...}, "results": [...]} (docs/benchmark.md).
 std::string to_json(const CalibrationProfile& profile);
 /// Reads a profile; InputError naming the file, line and key on bad JSON or a missing/negative field.
