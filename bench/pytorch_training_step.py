@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Time PyTorch training steps on the CPU and print one JSON object: the samples/s of a full step
+"""Time PyTorch training steps on the CPU or a CUDA GPU and print one JSON object: the samples/s of a full step
 (forward, CrossEntropyLoss, zero_grad, backward, SGD lr 0.001 momentum 0.9) on synthetic float32 data
 already in memory. Warm-up first, then --runs timed runs of at least --seconds each; reports the median
 and the min/max over the runs. Run by bench/training_vs_pytorch.py, one process per measurement, with
@@ -44,14 +44,18 @@ def blas():
     return ", ".join(["generic"] + sorted(paths))
 
 
-def measure(workload, batch, threads, seconds, runs, warmup_seconds):
+def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu"):
     torch.set_num_threads(threads)
     torch.manual_seed(0)
-    net = WORKLOADS[workload]()
+    net = WORKLOADS[workload]().to(device)
     criterion = nn.CrossEntropyLoss()
     optimizer = optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
-    images = torch.rand(batch, 3, 32, 32) * 2 - 1
-    labels = torch.randint(0, 10, (batch,))
+    images = (torch.rand(batch, 3, 32, 32) * 2 - 1).to(device)
+    labels = torch.randint(0, 10, (batch,)).to(device)
+    # A GPU step returns before its kernels finish: wait for them before reading the clock, and read it
+    # every 20 steps only, so that the steps queue up as they do in payback's CUDA timing.
+    synchronize = torch.cuda.synchronize if device == "cuda" else (lambda: None)
+    steps_between_clock_reads = 20 if device == "cuda" else 1
 
     def step():
         loss = criterion(net(images), labels)
@@ -60,10 +64,14 @@ def measure(workload, batch, threads, seconds, runs, warmup_seconds):
         optimizer.step()
 
     def timed(min_seconds, min_steps=1):
+        synchronize()
         steps, start = 0, time.perf_counter()
         while True:
             step()
             steps += 1
+            if steps % steps_between_clock_reads:
+                continue
+            synchronize()
             elapsed = time.perf_counter() - start
             if elapsed >= min_seconds and steps >= min_steps:
                 return steps, elapsed
@@ -76,6 +84,7 @@ def measure(workload, batch, threads, seconds, runs, warmup_seconds):
     return {
         "torch_version": torch.__version__,
         "blas": blas(),
+        "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
         "workload": workload,
         "batch": batch,
         "threads": threads,
@@ -95,8 +104,11 @@ def main():
     parser.add_argument("--runs", type=int, default=7, help="timed runs (default 7)")
     parser.add_argument("--warmup", type=float, default=1.0,
                         help="warm-up seconds, and at least 3 steps (default 1)")
+    parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                        help="where the network and the data live (default cpu)")
     args = parser.parse_args()
-    print(json.dumps(measure(args.workload, args.batch, args.threads, args.seconds, args.runs, args.warmup)))
+    print(json.dumps(measure(args.workload, args.batch, args.threads, args.seconds, args.runs, args.warmup,
+                             args.device)))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The checks that need an NVIDIA GPU, in one run (no machine here has one; run it where one is lent):
+#   1. the CUDA test cases ([cuda]: the GPU trainer's gradients and steps against the CPU trainer's);
+#   2. `payback bench --device cuda` for both workloads over a range of batches, with the profile;
+#   3. the same training steps in PyTorch on the same GPU (bench/pytorch_training_step.py --device cuda);
+#   4. compute-sanitizer's memcheck over a short bench, where compute-sanitizer is installed.
+# Usage: tools/gpu_check.sh BIN_DIR OUT_DIR   (BIN_DIR holds payback, payback_tests, libpayback_cuda.so)
+set -uo pipefail
+bin=$(cd "$1" && pwd) out=$2 status=0
+batches=${GPU_CHECK_BATCHES:-4,64,256,1024,4096}
+step() { echo; echo "=== $*"; }
+
+step "GPU"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
+
+step "CUDA test cases"
+"$bin/payback_tests" "[cuda]" --durations yes || status=1
+
+step "payback bench --device cuda (batches $batches)"
+"$bin/payback" bench --device cuda --workload all --batch "$batches" --repeats 5 --seconds 0.3 \
+    --out "$out/profile-cuda.json" || status=1
+"$bin/payback" bench --device cuda --workload all --batch "$batches" --repeats 3 --seconds 0.3 --json \
+    -o "$out/bench-cuda.json" || status=1
+
+step "PyTorch $(python3 -c 'import torch; print(torch.__version__)') on the same GPU"
+for workload in cifar10-tutorial mlp; do
+    for batch in ${batches//,/ }; do
+        python3 bench/pytorch_training_step.py --device cuda --workload "$workload" --batch "$batch" \
+            --threads 1 --seconds 0.3 --runs 5 --warmup 0.5 || status=1
+    done
+done | tee "$out/pytorch-cuda.jsonl"
+
+if command -v compute-sanitizer >/dev/null; then
+    step "compute-sanitizer memcheck"
+    timeout 180 compute-sanitizer --tool memcheck --error-exitcode 3 \
+        "$bin/payback" bench --device cuda --workload all --batch 4,256 --repeats 1 --seconds 0.02 || status=1
+fi
+exit $status
