@@ -104,7 +104,9 @@ std::string csv_report(const SweepResult& r) {
         for (const char* metric : {"total_cost", "npv_savings", "payback_months", "discounted_payback_months"})
             out += fmt::format(",{}", csv_field(fmt::format("{}:{}", metric, cloud)));
     out += "\n";
-    const auto cell = [](double v) { return std::isfinite(v) ? fmt::format("{}", v) : std::string(); };
+    // 12 significant digits: the batch is exact to 1e-9, and its last bits are noise a reader
+    // should not see (-1718.9999999999998 for -1719).
+    const auto cell = [](double v) { return std::isfinite(v) ? fmt::format("{:.12g}", v) : std::string(); };
     const std::size_t ny = r.values.size() == 2 ? r.values[1].size() : 1;
     const SampleMetrics& m = r.metrics;
     for (std::size_t p = 0; p < r.points(); ++p) {

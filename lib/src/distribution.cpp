@@ -342,40 +342,54 @@ QuantileFunction::QuantileFunction(const Distribution& d) : d_(d) {
     const boost::math::beta_distribution<double, DoublePolicy> beta(1.0 + pert->lambda * (pert->mode - pert->low) / width_,
                                                                     1.0 + pert->lambda * (pert->high - pert->mode) / width_);
     const double n = static_cast<double>(table_intervals);
+    // The beta's log-density slope, f'/f = (a - 1)/x - (b - 1)/(1 - x), gives the inverse's second
+    // derivative: x'' = -(f'/f) x'^2, with x' = 1 / f.
+    const double a = beta.alpha(), b = beta.beta();
     x_.resize(table_intervals + 1);
-    slope_.resize(table_intervals + 1);
+    slope_.assign(2 * (table_intervals + 1), 0.0);
     exact_.assign(table_intervals, false);
     exact_.front() = exact_.back() = true;
     for (std::size_t j = 1; j < table_intervals; ++j) {
-        x_[j] = boost::math::quantile(beta, static_cast<double>(j) / n);
-        const double density = boost::math::pdf(beta, x_[j]);
-        slope_[j] = density > 0.0 ? 1.0 / density : 0.0;
+        const double x = boost::math::quantile(beta, static_cast<double>(j) / n);
+        const double density = boost::math::pdf(beta, x);
+        x_[j] = x;
+        if (!(density > 0.0) || x <= 0.0 || x >= 1.0) continue;  // slope 0: its intervals stay exact
+        const double first = 1.0 / density;
+        slope_[2 * j] = first;
+        slope_[2 * j + 1] = -((a - 1.0) / x - (b - 1.0) / (1.0 - x)) * first * first;
     }
     for (std::size_t j = 1; j + 1 < table_intervals; ++j) {
-        if (slope_[j] == 0.0 || slope_[j + 1] == 0.0) {
+        if (slope_[2 * j] == 0.0 || slope_[2 * j + 2] == 0.0) {
             exact_[j] = true;
             continue;
         }
         for (const double t : {0.25, 0.5, 0.75}) {
             const double want = boost::math::quantile(beta, (static_cast<double>(j) + t) / n);
-            if (std::abs(interpolate(j, t) - want) > 1e-12) exact_[j] = true;
+            if (!(std::abs(interpolate(j, t) - want) <= 1e-12)) exact_[j] = true;
         }
     }
 }
 
-// Cubic Hermite on interval j at fraction t, in units of the range (the beta's [0, 1]).
+// Quintic Hermite on interval j at fraction t, in units of the range (the beta's [0, 1]): matches
+// the inverse's value, slope and curvature at both knots.
 double QuantileFunction::interpolate(std::size_t j, double t) const {
     const double h = 1.0 / static_cast<double>(table_intervals);
-    const double t2 = t * t, t3 = t2 * t;
-    return (2 * t3 - 3 * t2 + 1) * x_[j] + (t3 - 2 * t2 + t) * h * slope_[j] + (-2 * t3 + 3 * t2) * x_[j + 1] +
-           (t3 - t2) * h * slope_[j + 1];
+    const double t2 = t * t, t3 = t2 * t, t4 = t3 * t, t5 = t4 * t;
+    const double p0 = 1 - 10 * t3 + 15 * t4 - 6 * t5, p1 = 1 - p0;
+    const double v0 = t - 6 * t3 + 8 * t4 - 3 * t5, v1 = -4 * t3 + 7 * t4 - 3 * t5;
+    const double c0 = 0.5 * (t2 - 3 * t3 + 3 * t4 - t5), c1 = 0.5 * (t3 - 2 * t4 + t5);
+    return p0 * x_[j] + p1 * x_[j + 1] + h * (v0 * slope_[2 * j] + v1 * slope_[2 * j + 2]) +
+           h * h * (c0 * slope_[2 * j + 1] + c1 * slope_[2 * j + 3]);
 }
 
 double QuantileFunction::operator()(double u) const {
-    if (x_.empty() || !(u > 0.0 && u < 1.0)) return quantile(d_, u);
+    if (!(u > 0.0 && u < 1.0)) return quantile(d_, u);  // which says what is wrong
+    // d_ was checked when this was built: not again for each of a million draws.
+    const auto unchecked = [&] { return std::visit([u](const auto& shape) { return quantile_of(shape, u); }, d_.shape); };
+    if (x_.empty()) return unchecked();
     const double position = u * static_cast<double>(table_intervals);
     const auto j = std::min(static_cast<std::size_t>(position), table_intervals - 1);
-    if (exact_[j]) return quantile(d_, u);
+    if (exact_[j]) return unchecked();
     return low_ + width_ * interpolate(j, position - static_cast<double>(j));
 }
 

@@ -1,8 +1,10 @@
 #include "payback/sample_model.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -14,6 +16,7 @@
 #include "payback/lanes.hpp"
 #include "payback/metrics.hpp"
 #include "key_paths.hpp"
+#include "superposition.hpp"
 
 namespace payback {
 
@@ -49,6 +52,16 @@ std::vector<double> flatten(ModelInputs<double> in) {
 
 // Two evaluations of one input number agree: within 1e-9 of the larger, or 1e-9 absolute near 0.
 bool close(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)}); }
+
+// Where `field` sits in for_each_field's order over `in`.
+std::size_t field_index(ModelInputs<double>& in, const double* field) {
+    std::size_t f = 0, found = 0;
+    for_each_field(in, [&](double& x) {
+        if (&x == field) found = f;
+        ++f;
+    });
+    return found;
+}
 
 template <class T>
 double at(const T& v, Eigen::Index i) {
@@ -92,9 +105,13 @@ struct SampleModel::Impl {
     std::vector<std::size_t> spend_fields;  ///< where each cloud's spend_per_month sits in the flat list
     int hours_key = -1;
     std::vector<int> price_key;  ///< per cloud: the key of its price_per_hour, or -1
-    bool spend_per_sample = false;
+    std::vector<bool> bill_per_sample;  ///< per cloud: its bill rounds, and the keys move it
     bool fast = true;
     std::string note;
+    /// The fastest path, where it holds (superposition.hpp); null: lanes of the whole model.
+    std::unique_ptr<Superposition> superposition;
+    std::size_t hours_field = 0;
+    std::vector<std::array<std::size_t, 5>> part_fields;  ///< cost, then the resale curve's numbers
 
     std::vector<Override> overrides(const double* row) const {
         std::vector<Override> out;
@@ -108,19 +125,44 @@ struct SampleModel::Impl {
 
     void go_exact(std::string why) {
         fast = false;
+        superposition.reset();
         note = "exact: every sample parsed and run alone (" + why + ")";
+    }
+
+    void go_lanes(std::string why) {
+        superposition.reset();
+        note = "fast: lanes of samples, from the exact model's response to each key (not superposed: " + why + ")";
+    }
+
+    // A cloud's bill rounds (billing increments of a job, or a reserved commitment): it is not
+    // multilinear in the hours and the price, so it is recomputed per sample.
+    bool bill_rounds(std::size_t c) const {
+        const CloudMode mode = scenario.clouds[c].mode;
+        return scenario.job_hours || mode == CloudMode::reserved_1y || mode == CloudMode::reserved_3y;
+    }
+
+    bool moved(std::size_t f) const {
+        for (const auto& s : slope)
+            if (s[f] != 0.0) return true;
+        for (const Cross& c : cross)
+            if (c.per_field[f] != 0.0) return true;
+        return false;
     }
 
     // Slopes of every input number in each key, and the cross term of each pair.
     void measure() {
         std::vector<double> row = current;
         std::vector<std::vector<double>> single(keys.size());
+        std::vector<ModelInputs<double>> single_inputs, pair_inputs;
+        std::vector<double> steps;
         for (std::size_t k = 0; k < keys.size(); ++k) {
             row = current;
             row[k] = probes[k];
             const ModelInputs<double> probe = exact_inputs(row.data());
             if (!same_structure(probe, base)) return go_exact(keys[k] + " changes the model's structure");
             single[k] = flatten(probe);
+            single_inputs.push_back(probe);
+            steps.push_back(probes[k] - current[k]);
             std::vector<double> s(v0.size());
             for (std::size_t f = 0; f < v0.size(); ++f) s[f] = (single[k][f] - v0[f]) / (probes[k] - current[k]);
             slope.push_back(std::move(s));
@@ -130,7 +172,10 @@ struct SampleModel::Impl {
                 row = current;
                 row[i] = probes[i];
                 row[j] = probes[j];
-                const std::vector<double> both = flatten(exact_inputs(row.data()));
+                pair_inputs.push_back(exact_inputs(row.data()));
+                if (!same_structure(pair_inputs.back(), base))
+                    return go_exact(keys[i] + " and " + keys[j] + " change the model's structure");
+                const std::vector<double> both = flatten(pair_inputs.back());
                 Cross c{i, j, std::vector<double>(v0.size(), 0.0)};
                 bool any = false;
                 const double di = probes[i] - current[i], dj = probes[j] - current[j];
@@ -148,15 +193,144 @@ struct SampleModel::Impl {
             for (std::size_t c = 0; c < scenario.clouds.size(); ++c)
                 if (keys[k] == fmt::format("cloud[{}].price_per_hour", c)) price_key[c] = static_cast<int>(k);
         }
+        bill_per_sample.assign(spend_fields.size(), false);
         for (std::size_t c = 0; c < spend_fields.size(); ++c) {
             const std::size_t f = spend_fields[c];
+            if (!bill_rounds(c)) continue;  // hours × price: the surrogate's slopes and cross term
             for (std::size_t k = 0; k < keys.size(); ++k) {
                 if (slope[k][f] == 0.0) continue;
                 if (static_cast<int>(k) != hours_key && static_cast<int>(k) != price_key[c])
                     return go_exact(keys[k] + " changes " + clouds[c] + "'s bill");
-                spend_per_sample = true;
+                bill_per_sample[c] = true;
             }
         }
+        superpose(single_inputs, steps, pair_inputs);
+    }
+
+    // Superposition holds unless a key moves a rate that compounds, or a loan or tax term (their
+    // effects are powers, kinks and products of flows); a part's sale and a rounding bill are
+    // computed per sample.
+    void superpose(const std::vector<ModelInputs<double>>& single, const std::vector<double>& steps,
+                   const std::vector<ModelInputs<double>>& pairs) {
+        ModelInputs<double> in = base;  // the fields' addresses give their places in the flat list
+        hours_field = field_index(in, &in.training_hours);
+        for (auto& part : in.parts)
+            part_fields.push_back({field_index(in, &part.cost), field_index(in, &part.resale.annual_rate),
+                                   field_index(in, &part.resale.life_years),
+                                   field_index(in, &part.resale.salvage_fraction),
+                                   field_index(in, &part.resale.half_life_years)});
+        std::vector<std::pair<const double*, std::string>> rigid = {
+            {&in.discount_rate, "the discount rate"},
+            {&in.inflation, "inflation"},
+            {&in.electricity_escalation, "the electricity price's escalation"},
+            {&in.loan.down_payment, "the loan"},
+            {&in.loan.annual_rate, "the loan"},
+            {&in.tax.rate, "the tax rate"},
+            {&in.tax.deduct_running_costs, "the tax rate"}};
+        for (auto& cloud : in.clouds) rigid.push_back({&cloud.price_escalation, "a cloud price's escalation"});
+        for (const auto& [field, name] : rigid)
+            if (moved(field_index(in, field))) return go_lanes("a key moves " + name);
+        if (base.loan.term_months > 0)  // the loan is max(parts - down payment, 0): a kink
+            for (const auto& at : part_fields)
+                if (moved(at[0])) return go_lanes("a key moves the price of a part, and a loan pays for the parts");
+        std::vector<NonlinearFlow> flows;
+        for (std::size_t p = 0; p < part_fields.size(); ++p)
+            for (std::size_t j = 1; j < part_fields[p].size(); ++j)
+                if (moved(part_fields[p][j])) {
+                    flows.push_back({NonlinearFlow::Kind::part_sale, p});
+                    break;
+                }
+        for (std::size_t c = 0; c < bill_per_sample.size(); ++c)
+            if (bill_per_sample[c]) flows.push_back({NonlinearFlow::Kind::cloud_bill, c});
+        superposition = std::make_unique<Superposition>(base, std::move(flows), single, steps, pairs);
+        if (!superposition->usable()) return go_lanes(superposition->why_not());
+        note = "fast: superposed from the exact model's outputs at probe points";
+    }
+
+    // Key k's offset from its current value in each lane (padded with the last row).
+    template <class L>
+    std::vector<L> deltas(const double* rows, Eigen::Index n, Eigen::Index size) const {
+        const std::size_t width = keys.size();
+        std::vector<L> delta(width, L::Zero(size));
+        for (Eigen::Index s = 0; s < size; ++s) {
+            const double* row = rows + static_cast<std::size_t>(std::min(s, n - 1)) * width;
+            for (std::size_t k = 0; k < width; ++k) delta[k][s] = row[k] - current[k];
+        }
+        return delta;
+    }
+
+    // Input number f of the flat list: base + Σ slope·δ + Σ cross·δδ.
+    template <class L>
+    L field(std::size_t f, const std::vector<L>& delta, Eigen::Index size) const {
+        L x = L::Constant(size, v0[f]);
+        for (std::size_t k = 0; k < delta.size(); ++k)
+            if (slope[k][f] != 0.0) x += slope[k][f] * delta[k];
+        for (const Cross& c : cross)
+            if (c.per_field[f] != 0.0) x += c.per_field[f] * delta[c.i] * delta[c.j];
+        return x;
+    }
+
+    std::string describe(const double* row) const {
+        std::string values;
+        for (std::size_t k = 0; k < keys.size(); ++k) values += fmt::format("{}{} = {}", k ? ", " : "", keys[k], row[k]);
+        return values;
+    }
+
+    // Whether superposition gives the exact model's metrics for this row.
+    bool superposition_agrees(const double* row, const ModelInputs<double>& exact) const {
+        SampleMetrics want, got;
+        want.resize(clouds.size(), 1);
+        got.resize(clouds.size(), 1);
+        store(payback::evaluate(exact, false), want, 0, 1);
+        store(superposed(row, 1), got, 0, 1);
+        const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || close(a, b); };
+        bool ok = same(got.rig_total_cost[0], want.rig_total_cost[0]) && same(got.rig_npv_cost[0], want.rig_npv_cost[0]);
+        for (std::size_t c = 0; c < clouds.size(); ++c)
+            ok = ok && same(got.cloud_total_cost[c][0], want.cloud_total_cost[c][0]) &&
+                 same(got.npv_savings[c][0], want.npv_savings[c][0]) &&
+                 same(got.payback_months[c][0], want.payback_months[c][0]) &&
+                 same(got.discounted_payback_months[c][0], want.discounted_payback_months[c][0]);
+        return ok;
+    }
+
+    // Cloud c's bill for one sample (its row) at these hours of work.
+    double bill(std::size_t c, const double* row, double hours) const {
+        CloudOption cloud = scenario.clouds[c];
+        if (price_key[c] >= 0) cloud.price = units::money_per_hour(row[price_key[c]]);
+        return cloud_month(scenario, cloud, hours).spend;
+    }
+
+    // The metrics of `n` samples (n <= a block) by superposition.
+    Metrics<LaneBlock> superposed(const double* rows, Eigen::Index n) const {
+        const Eigen::Index size = LaneBlock::SizeAtCompileTime;
+        const std::vector<LaneBlock> delta = deltas<LaneBlock>(rows, n, size);
+        thread_local std::vector<LaneBlock> flow;  // kept for the next block
+        flow.clear();
+        for (const NonlinearFlow& f : superposition->flows()) {
+            if (f.kind == NonlinearFlow::Kind::part_sale) {
+                const PartInputs<double>& shape = base.parts[f.index];
+                const auto& at = part_fields[f.index];
+                PartInputs<LaneBlock> part;
+                part.purchase_month = shape.purchase_month;
+                part.sell_month = shape.sell_month;
+                part.wear_kept = shape.wear_kept;
+                part.resale.method = shape.resale.method;
+                part.resale.observed_fraction = shape.resale.observed_fraction;
+                part.cost = field(at[0], delta, size);
+                part.resale.annual_rate = field(at[1], delta, size);
+                part.resale.life_years = field(at[2], delta, size);
+                part.resale.salvage_fraction = field(at[3], delta, size);
+                part.resale.half_life_years = field(at[4], delta, size);
+                flow.push_back(sale_value(part));
+            } else {
+                const LaneBlock hours = field(hours_field, delta, size);
+                LaneBlock spend;
+                for (Eigen::Index s = 0; s < size; ++s)
+                    spend[s] = bill(f.index, rows + static_cast<std::size_t>(std::min(s, n - 1)) * keys.size(), hours[s]);
+                flow.push_back(spend);
+            }
+        }
+        return superposition->evaluate(delta, flow);
     }
 
     // The inputs of `n` samples as lanes L (dynamic, or a fixed block padded with the last row):
@@ -165,29 +339,15 @@ struct SampleModel::Impl {
     ModelInputs<L> lanes(const double* rows, Eigen::Index n) const {
         const std::size_t width = keys.size();
         const Eigen::Index size = L::SizeAtCompileTime == Eigen::Dynamic ? n : Eigen::Index{L::SizeAtCompileTime};
-        const auto row_of = [&](Eigen::Index s) { return rows + static_cast<std::size_t>(std::min(s, n - 1)) * width; };
-        std::vector<L> delta(width, L::Zero(size));
-        for (Eigen::Index s = 0; s < size; ++s)
-            for (std::size_t k = 0; k < width; ++k) delta[k][s] = row_of(s)[k] - current[k];
+        const std::vector<L> delta = deltas<L>(rows, n, size);
         ModelInputs<L> in = structure<L>();
         std::size_t f = 0;
-        for_each_field(in, [&](L& x) {
-            x = L::Constant(size, v0[f]);
-            for (std::size_t k = 0; k < width; ++k)
-                if (slope[k][f] != 0.0) x += slope[k][f] * delta[k];
-            for (const Cross& c : cross)
-                if (c.per_field[f] != 0.0) x += c.per_field[f] * delta[c.i] * delta[c.j];
-            ++f;
-        });
-        if (spend_per_sample)
-            for (std::size_t c = 0; c < scenario.clouds.size(); ++c) {
-                CloudOption cloud = scenario.clouds[c];
-                const double price = units::in_money_per_hour(cloud.price);
-                for (Eigen::Index s = 0; s < size; ++s) {
-                    cloud.price = units::money_per_hour(price_key[c] >= 0 ? row_of(s)[price_key[c]] : price);
-                    in.clouds[c].spend_per_month[s] = cloud_month(scenario, cloud, in.training_hours[s]).spend;
-                }
-            }
+        for_each_field(in, [&](L& x) { x = field(f++, delta, size); });
+        for (std::size_t c = 0; c < bill_per_sample.size(); ++c)
+            if (bill_per_sample[c])
+                for (Eigen::Index s = 0; s < size; ++s)
+                    in.clouds[c].spend_per_month[s] =
+                        bill(c, rows + static_cast<std::size_t>(std::min(s, n - 1)) * width, in.training_hours[s]);
         return in;
     }
 
@@ -274,11 +434,10 @@ bool SampleModel::verify(const std::vector<double>& rows) {
             ++f;
         });
         if (!ok) {
-            std::string values;
-            for (std::size_t k = 0; k < width; ++k) values += fmt::format("{}{} = {}", k ? ", " : "", m.keys[k], row[k]);
-            m.go_exact("the model is not multilinear in these keys: it differs at " + values);
+            m.go_exact("the model is not multilinear in these keys: it differs at " + m.describe(row));
             return false;
         }
+        if (m.superposition && !m.superposition_agrees(row, exact)) m.go_lanes("it differs at " + m.describe(row));
     }
     return true;
 }
@@ -328,10 +487,14 @@ SampleMetrics SampleModel::evaluate(const std::vector<double>& rows, const Evalu
                 }
                 const std::size_t begin = c * chunk, end = std::min(samples, begin + chunk);
                 if (m.fast) {  // in fixed blocks of lanes, the last one padded
+                    const bool superpose = m.superposition && options.superpose;
                     for (std::size_t s = begin; s < end; s += LaneBlock::SizeAtCompileTime) {
                         const auto n = static_cast<Eigen::Index>(
                             std::min<std::size_t>(LaneBlock::SizeAtCompileTime, end - s));
-                        store(payback::evaluate(m.template lanes<LaneBlock>(rows.data() + s * width, n), false), out, s, n);
+                        const double* block = rows.data() + s * width;
+                        store(superpose ? m.superposed(block, n)
+                                        : payback::evaluate(m.template lanes<LaneBlock>(block, n), false),
+                              out, s, n);
                     }
                 } else {
                     for (std::size_t s = begin; s < end; ++s)

@@ -254,7 +254,11 @@ SampleMatrix draw(const std::vector<Distribution>& inputs, int samples, Sampling
             throw std::invalid_argument("rank_correlation must be positive definite");
     }
 
-    SampleMatrix m = uniform_samples(samples, k, method, seed);
+    // Latin hypercube strata need every row of a column at once; plain Monte Carlo draws each
+    // uniform number where its quantile is taken.
+    const bool latin = method == SamplingMethod::latin_hypercube;
+    SampleMatrix m = latin ? uniform_samples(samples, k, method, seed)
+                           : SampleMatrix{samples, k, std::vector<double>(static_cast<std::size_t>(samples) * static_cast<std::size_t>(k))};
     // Quantiles on every core, each thread on its own rows: the same
     // matrix whatever the thread count.
     std::vector<QuantileFunction> quantiles;
@@ -264,7 +268,11 @@ SampleMatrix draw(const std::vector<Distribution>& inputs, int samples, Sampling
     const auto rows = [&](int first, int last) {
         try {
             for (int s = first; s < last; ++s)
-                for (int i = 0; i < k; ++i) m.at(s, i) = quantiles[static_cast<std::size_t>(i)](m.at(s, i));
+                for (int i = 0; i < k; ++i) {
+                    const double u = latin ? m.at(s, i)
+                                           : uniform01(seed, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(s));
+                    m.at(s, i) = quantiles[static_cast<std::size_t>(i)](u);
+                }
         } catch (...) {
             std::lock_guard lock(failure_lock);
             if (!failure) failure = std::current_exception();

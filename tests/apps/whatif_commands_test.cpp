@@ -90,7 +90,9 @@ TEST_CASE("sweep, 2-D: a matrix and the break-even contour", "[cli][sweep]") {
     INFO("stderr: " << text.err);
     REQUIRE(text.code == 0);
     CHECK_THAT(text.out, Catch::Contains("workload.gpu_hours_per_month     0.1     0.2     0.3     0.4     0.5     0.6\n"));
-    CHECK_THAT(text.out, Catch::Contains("                         100     686     471     256      42    -172    -387\n"));
+    // At 150 h: 24 (150 - 111.25 kWh × price) - 1500 = 1833, 1566, 1299, 1032, 765, 498, all whole
+    // dollars. (At 100 h the first is 685.5, a tie that rounds either way in the last bit.)
+    CHECK_THAT(text.out, Catch::Contains("                         150   1,833   1,566   1,299   1,032     765     498\n"));
     CHECK_THAT(text.out, Catch::Contains("Break-even against cloud (NPV savings = 0)"));
     // At 0.2 per kWh the break-even is 1719 / 21.9 = 78.4932 h.
     CHECK_THAT(text.out, Catch::Contains("                       78.4932  0.2\n"));

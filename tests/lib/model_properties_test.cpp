@@ -263,36 +263,42 @@ void check_same(const std::vector<double>& a, const std::vector<double>& b, cons
 
 TEST_CASE("property: the batch path equals the scalar path", "[properties]") {
     const int n = cases(2000);
-    int fast = 0;
+    int fast = 0, superposed = 0;
     for (int i = 0; i < n; ++i) {
         const Generated g = random_scenario(6000 + i);
         INFO("case " << i << "\n" << g.text);
         const Scenario s = parse(g);
         SampleModel model = sample_model(s);
         Random r(i);
-        const auto rows = random_rows(r, model.current(), 2);
-        if (model.verify(rows)) ++fast;
-        const SampleMetrics batch = model.evaluate(rows, {1, 512, {}, nullptr});
-        for (std::size_t row = 0; row < 2; ++row) {
-            INFO("row " << row << " (" << (model.fast() ? "fast" : "exact") << " path)");
-            const std::vector<double> values(rows.begin() + static_cast<std::ptrdiff_t>(3 * row),
-                                             rows.begin() + static_cast<std::ptrdiff_t>(3 * row + 3));
-            const SampleMetrics one = model.evaluate_exactly(values);
-            check_same(one.rig_total_cost, {batch.rig_total_cost[row]}, "rig_total_cost");
-            check_same(one.rig_npv_cost, {batch.rig_npv_cost[row]}, "rig_npv_cost");
-            for (std::size_t c = 0; c < one.cloud_total_cost.size(); ++c) {
-                INFO("cloud " << c);
-                check_same(one.cloud_total_cost[c], {batch.cloud_total_cost[c][row]}, "cloud_total_cost");
-                check_same(one.npv_savings[c], {batch.npv_savings[c][row]}, "npv_savings");
-                check_same(one.payback_months[c], {batch.payback_months[c][row]}, "payback_months");
-                check_same(one.discounted_payback_months[c], {batch.discounted_payback_months[c][row]},
-                           "discounted_payback_months");
+        // Checked at the first two rows; the other two are rows the check never saw.
+        const auto rows = random_rows(r, model.current(), 4);
+        if (model.verify(std::vector<double>(rows.begin(), rows.begin() + 6))) ++fast;
+        if (model.path_note().find("superposed from") != std::string::npos) ++superposed;
+        for (const bool superpose : {true, false}) {
+            const SampleMetrics batch = model.evaluate(rows, {1, 512, {}, nullptr, superpose});
+            for (std::size_t row = 0; row < 4; ++row) {
+                INFO("row " << row << " (" << model.path_note() << (superpose ? "" : ", superposition off") << ")");
+                const std::vector<double> values(rows.begin() + static_cast<std::ptrdiff_t>(3 * row),
+                                                 rows.begin() + static_cast<std::ptrdiff_t>(3 * row + 3));
+                const SampleMetrics one = model.evaluate_exactly(values);
+                check_same(one.rig_total_cost, {batch.rig_total_cost[row]}, "rig_total_cost");
+                check_same(one.rig_npv_cost, {batch.rig_npv_cost[row]}, "rig_npv_cost");
+                for (std::size_t c = 0; c < one.cloud_total_cost.size(); ++c) {
+                    INFO("cloud " << c);
+                    check_same(one.cloud_total_cost[c], {batch.cloud_total_cost[c][row]}, "cloud_total_cost");
+                    check_same(one.npv_savings[c], {batch.npv_savings[c][row]}, "npv_savings");
+                    check_same(one.payback_months[c], {batch.payback_months[c][row]}, "payback_months");
+                    check_same(one.discounted_payback_months[c], {batch.discounted_payback_months[c][row]},
+                               "discounted_payback_months");
+                }
             }
         }
     }
-    // Hourly billing rounds, so some cases fall back to the exact path; most must test the lanes.
-    INFO(fast << " of " << n << " cases on the fast path");
+    // Hourly billing rounds, so some cases fall back to the exact path; most must test the batch,
+    // and most of those superposition (the rest: the lanes of the whole model, tested here too).
+    INFO(fast << " of " << n << " cases on the fast path, " << superposed << " superposed");
     CHECK(fast * 2 > n);
+    CHECK(superposed * 2 > fast);
 }
 
 TEST_CASE("property: results do not depend on the thread count", "[properties]") {

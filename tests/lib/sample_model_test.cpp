@@ -65,6 +65,57 @@ TEST_CASE("every sample of the batch equals the scalar run of its inputs", "[sam
     }
 }
 
+TEST_CASE("superposition, lanes of the whole model and the scalar run agree, sales and rounding bills included",
+          "[sample_model][property]") {
+    // Everything on, plus two resale curves and a cloud bill that rounds each 7-hour job up to the
+    // hour: the parts' sales and the bill are not multilinear in the keys, so they are computed per
+    // sample and superposed; the rest comes from the engine's outputs at the probes.
+    std::vector<Override> set = test::everything_on();
+    set.push_back({"workload.job_hours", "7"});
+    set.push_back({"cloud[0].billing", "{ increment_seconds = 3600 }"});
+    const Scenario s = parse_scenario(test::hand_scenario(), "hand.toml", set);
+    const std::vector<std::string> keys6 = {keys[0], keys[1], keys[2], keys[3], "rig.parts[0].resale.annual_rate",
+                                            "rig.parts[1].resale.half_life_years"};
+    SampleModel model(s, keys6, {200.0, 0.3, 3.0, 100.0, 0.4, 1.5});
+    const std::vector<double> box = rows_in_box(200, 5);
+    const SampleMatrix u = uniform_samples(200, 2, SamplingMethod::monte_carlo, 6);
+    std::vector<double> rows;
+    for (int i = 0; i < 200; ++i) {
+        rows.insert(rows.end(), box.begin() + 4 * i, box.begin() + 4 * i + 4);
+        rows.push_back(0.1 + 0.5 * u.at(i, 0));  // annual rate
+        rows.push_back(0.5 + 4.0 * u.at(i, 1));  // half-life, years
+    }
+    REQUIRE(model.verify(std::vector<double>(rows.begin(), rows.begin() + 6 * 6)));
+    CHECK(model.path_note() == "fast: superposed from the exact model's outputs at probe points");
+    EvaluationOptions whole_model = on(2, 64);
+    whole_model.superpose = false;
+    const SampleMetrics superposed = model.evaluate(rows, on(2, 64));
+    const SampleMetrics lanes = model.evaluate(rows, whole_model);
+    int paid_back = 0;
+    for (std::size_t i = 0; i < 200; ++i) {
+        const std::vector<double> row(rows.begin() + 6 * i, rows.begin() + 6 * i + 6);
+        const SampleMetrics exact = model.evaluate_exactly(row);
+        require_equal(superposed, i, exact, 0);
+        require_equal(lanes, i, exact, 0);
+        paid_back += !std::isnan(exact.payback_months[0][0]);
+    }
+    // Both outcomes occur, so the crossing search is exercised both ways.
+    CHECK(paid_back > 20);
+    CHECK(paid_back < 180);
+}
+
+TEST_CASE("a key that moves a compounding rate runs lanes of the whole model instead", "[sample_model]") {
+    const Scenario s = parse_scenario(test::hand_scenario(), "hand.toml", test::everything_on());
+    SampleModel model(s, {"scenario.discount_rate", "electricity.price_per_kwh"}, {0.1, 0.3});
+    const std::vector<double> rows = {0.0, 0.1, 0.05, 0.25, 0.12, 0.4};
+    CHECK(model.verify(rows));
+    CHECK(model.path_note() ==
+          "fast: lanes of samples, from the exact model's response to each key (not superposed: a key moves the "
+          "discount rate)");
+    const SampleMetrics batch = model.evaluate(rows);
+    for (std::size_t i = 0; i < 3; ++i) require_equal(batch, i, model.evaluate_exactly({rows[2 * i], rows[2 * i + 1]}), 0);
+}
+
 TEST_CASE("results do not depend on the thread count or the chunk size", "[sample_model][property]") {
     const Scenario s = parse_scenario(test::hand_scenario(), "hand.toml");
     SampleModel model(s, keys, {200.0, 0.3, 3.0, 100.0});

@@ -81,10 +81,10 @@ double mean(const Distribution& d);
 
 /// quantile(d, u) for many u, as a sampler needs it: the same function, fast where quantile is slow.
 /// PERT's beta inverse takes microseconds a call, so its quantiles come from a table of 1,024 knots
-/// in u with the inverse's slope (1 / density), interpolated by cubic Hermite polynomials. The table
-/// is checked against quantile() at three points inside every interval when it is built; the
-/// intervals that miss by more than 1e-12 of (high - low), and the two outermost (where the density
-/// vanishes), call quantile() itself. Other distributions call quantile() directly.
+/// in u with the inverse's first and second derivatives, interpolated by quintic Hermite polynomials.
+/// The table is checked against quantile() at three points inside every interval when it is built;
+/// the intervals that miss by more than 1e-12 of (high - low), and the two outermost (where the
+/// density vanishes), call quantile() itself. Other distributions call quantile() directly.
 class QuantileFunction {
 public:
     explicit QuantileFunction(const Distribution& d);
@@ -93,7 +93,7 @@ public:
 private:
     double interpolate(std::size_t interval, double t) const;
     Distribution d_;
-    std::vector<double> x_, slope_;   ///< at the knots j / intervals, in units of the range
+    std::vector<double> x_, slope_;   ///< x at the knots j / intervals (units of the range); slope_: x', x'' pairs
     std::vector<bool> exact_;         ///< intervals that call quantile()
     double low_ = 0.0, width_ = 0.0;
 };

@@ -81,7 +81,16 @@ public:
         discount_end_ = numeric_ops<T>::fill_like(in.discount_rate, 1.0);
         const auto not_yet = CrossingSearch<T>::start(zero);
         clouds_.assign(in.clouds.size(), CloudState{{zero, zero}, zero, zero, not_yet, not_yet, not_yet});
+        gaps_.assign(in.clouds.size(), Gaps{zero, zero, zero, zero});
     }
+
+    /// What the payback searches saw in the last month fed, per cloud option: the operating gap
+    /// at the month's start and end, nominal and discounted. The batch's superposition records
+    /// them month by month (superposition.hpp).
+    struct Gaps {
+        T start, end, pv_start, pv_end;
+    };
+    const std::vector<Gaps>& gaps() const { return gaps_; }
 
     void operator()(const MonthFlows<T>& f) {
         const T discount_start = discount_end_;  // the last month's end
@@ -113,6 +122,7 @@ public:
             const T pv_gap_end = pv_gap_start - at_end * discount_end;
             s.operating_pv = s.operating_pv + at_start * discount_start + at_end * discount_end;
             s.discounted_payback.step(f.month, pv_gap_start, pv_gap_end);
+            gaps_[c] = {gap_start, gap_end, pv_gap_start, pv_gap_end};
         }
         rig_resold_ = rig_resold_ + f.rig.resale;
     }
@@ -170,6 +180,7 @@ private:
     T rig_resold_;  ///< hardware sold before the current month
     T work_pv_;     ///< discounted hours of work
     std::vector<CloudState> clouds_;
+    std::vector<Gaps> gaps_;
 };
 
 /// Runs the model and returns its metrics (no table kept): the fast path, for any T.

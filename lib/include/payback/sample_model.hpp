@@ -39,6 +39,8 @@ struct EvaluationOptions {
     int chunk = 512;               ///< samples per batch of lanes: small enough to stay in cache
     std::function<void(double)> progress;  ///< fraction done, from the calling thread
     const std::atomic<bool>* cancel = nullptr;  ///< set to stop early; evaluate() then throws Cancelled
+    /// false: lanes of the whole model even where superposition holds (the tests compare the two)
+    bool superpose = true;
 };
 
 struct Cancelled : std::runtime_error {
