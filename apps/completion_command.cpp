@@ -105,7 +105,9 @@ void add_completion_command(CLI::App& app) {
     command->add_option("shell", *shell, "The shell: bash")->required()->check(CLI::IsMember({"bash"}));
     add_example(*command, {"source <(payback completion bash)",
                            "payback completion bash > ~/.local/share/bash-completion/completions/payback"});
-    command->callback([command] { emit(bash_script(*command->get_parent())); });
+    // The callback owns `shell`: the option writes into it when the command line is parsed, after
+    // this function has returned (ASan caught the use after free when nothing held it).
+    command->callback([command, shell] { emit(bash_script(*command->get_parent())); });
 }
 
 }  // namespace payback::cli

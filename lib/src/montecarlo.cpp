@@ -17,7 +17,8 @@ std::vector<double> verification_rows(const SampleMatrix& inputs) {
     constexpr int wanted = 6;
     std::vector<double> rows;
     const int step = std::max(1, inputs.samples / wanted);
-    for (int s = 0; s < inputs.samples && rows.size() < static_cast<std::size_t>(wanted * inputs.inputs); s += step)
+    const std::size_t cells = static_cast<std::size_t>(wanted) * static_cast<std::size_t>(inputs.inputs);
+    for (int s = 0; s < inputs.samples && rows.size() < cells; s += step)
         for (int k = 0; k < inputs.inputs; ++k) rows.push_back(inputs.at(s, k));
     return rows;
 }

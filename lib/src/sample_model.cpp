@@ -123,13 +123,13 @@ struct SampleModel::Impl {
         return model_inputs(parse_scenario(text, scenario.source, overrides(row)));
     }
 
-    void go_exact(std::string why) {
+    void go_exact(const std::string& why) {
         fast = false;
         superposition.reset();
         note = "exact: every sample parsed and run alone (" + why + ")";
     }
 
-    void go_lanes(std::string why) {
+    void go_lanes(const std::string& why) {
         superposition.reset();
         note = "fast: lanes of samples, from the exact model's response to each key (not superposed: " + why + ")";
     }

@@ -202,21 +202,32 @@ LaneBlock Superposition::paybacks(const Gaps& gaps, const std::vector<LaneBlock>
         return sum.sum();
     };
 
-    // Bisection, every lane a step at a time (the lanes' steps are independent, so they overlap):
-    // the first month at or below zero of the lanes whose gap falls every month.
-    std::array<std::size_t, lanes> first{};
-    for (std::size_t count = months; count > 1;) {
-        const std::size_t half = count / 2;
-        for (std::size_t i = 0; i < lanes; ++i)
-            if (falling[static_cast<Eigen::Index>(i)] && !(gap(gaps.end, first[i] + half - 1, i) <= 0.0)) first[i] += half;
-        count -= half;
-    }
+    // A falling gap's first month at or below zero lies where the straight line through its first
+    // and last months says, or near it (the gap falls by about as much each month): a guess, then
+    // steps to the first such month.
+    const auto combined = [&](const std::vector<double>& coefficients, std::size_t m) {
+        LaneBlock sum = LaneBlock::Zero();
+        for (std::size_t a = 0; a < n; ++a)
+            sum += coefficients[m * width + a] * features[static_cast<std::size_t>(gaps.feature[a])];
+        return sum;
+    };
+    const LaneBlock first_end = combined(gaps.end, 0), last_end = combined(gaps.end, months - 1);
+    const LaneBlock line = (first_end / (first_end - last_end) * static_cast<double>(months - 1)).floor();
     LaneBlock result;
     for (std::size_t i = 0; i < lanes; ++i) {
+        const auto lane = static_cast<Eigen::Index>(i);
         std::size_t m = 0;
-        if (falling[static_cast<Eigen::Index>(i)]) m = gap(gaps.end, first[i], i) <= 0.0 ? first[i] : first[i] + 1;
-        else
+        if (falling[lane]) {  // gap() decides; the line only guesses
+            if (!(gap(gaps.end, months - 1, i) <= 0.0)) m = months;  // never
+            else if (!(gap(gaps.end, 0, i) <= 0.0)) {
+                const double guess = std::clamp(line[lane], 1.0, static_cast<double>(months - 1));
+                m = std::isfinite(guess) ? static_cast<std::size_t>(guess) : months - 1;
+                while (!(gap(gaps.end, m, i) <= 0.0)) ++m;            // up to the first at or below zero,
+                while (m > 0 && gap(gaps.end, m - 1, i) <= 0.0) --m;  // or down to it
+            }
+        } else {
             while (m < months && !(gap(gaps.end, m, i) <= 0.0)) ++m;  // month by month
+        }
         if (m == months) {
             result[static_cast<Eigen::Index>(i)] = std::numeric_limits<double>::quiet_NaN();
             continue;

@@ -183,7 +183,8 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
     f.work_hours = in.training_hours;
     for (int m = 1; m <= in.horizon_months; ++m) {
         if ((m - 1) % 12 == 0) {
-            const double year = (m - 1) / 12;
+            const int whole_years = (m - 1) / 12;
+            const auto year = static_cast<double>(whole_years);
             inflation = ops::pow(1.0 + in.inflation, year);
             electricity_growth = ops::pow(1.0 + in.electricity_escalation, year);
             for (std::size_t c = 0; c < in.clouds.size(); ++c)
