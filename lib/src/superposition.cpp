@@ -171,7 +171,7 @@ LaneBlock Superposition::value(const Terms& terms, const std::vector<LaneBlock>&
 // That month alone goes through the engine's CrossingSearch, with the gap at its start (the months
 // before leave a search unchanged). A lane whose gap provably falls every month (the sum over its
 // features of the largest rise any month gives each is negative, by a margin far above rounding)
-// finds that month by bisection; the others month by month.
+// starts from a guess and steps to that month; the others go month by month.
 LaneBlock Superposition::paybacks(const Gaps& gaps, const std::vector<LaneBlock>& features) const {
     const std::size_t n = gaps.feature.size(), width = gaps.width;
     const auto months = static_cast<std::size_t>(months_);
