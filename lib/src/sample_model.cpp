@@ -250,13 +250,18 @@ struct SampleModel::Impl {
     // Key k's offset from its current value in each lane (padded with the last row).
     template <class L>
     std::vector<L> deltas(const double* rows, Eigen::Index n, Eigen::Index size) const {
+        std::vector<L> delta(keys.size(), L::Zero(size));
+        deltas_into(delta, rows, n, size);
+        return delta;
+    }
+    template <class L>
+    void deltas_into(std::vector<L>& delta, const double* rows, Eigen::Index n, Eigen::Index size) const {
         const std::size_t width = keys.size();
-        std::vector<L> delta(width, L::Zero(size));
+        delta.resize(width, L::Zero(size));
         for (Eigen::Index s = 0; s < size; ++s) {
             const double* row = rows + static_cast<std::size_t>(std::min(s, n - 1)) * width;
             for (std::size_t k = 0; k < width; ++k) delta[k][s] = row[k] - current[k];
         }
-        return delta;
     }
 
     // Input number f of the flat list: base + Σ slope·δ + Σ cross·δδ.
@@ -303,8 +308,8 @@ struct SampleModel::Impl {
     // The metrics of `n` samples (n <= a block) by superposition.
     Metrics<LaneBlock> superposed(const double* rows, Eigen::Index n) const {
         const Eigen::Index size = LaneBlock::SizeAtCompileTime;
-        const std::vector<LaneBlock> delta = deltas<LaneBlock>(rows, n, size);
-        thread_local std::vector<LaneBlock> flow;  // kept for the next block
+        thread_local std::vector<LaneBlock> delta, flow;  // kept for the next block
+        deltas_into(delta, rows, n, size);
         flow.clear();
         for (const NonlinearFlow& f : superposition->flows()) {
             if (f.kind == NonlinearFlow::Kind::part_sale) {

@@ -205,35 +205,32 @@ LaneBlock Superposition::paybacks(const Gaps& gaps, const std::vector<LaneBlock>
     // A falling gap's first month at or below zero lies where the straight line through its first
     // and last months says, or near it (the gap falls by about as much each month): a guess, then
     // steps to the first such month.
-    const auto combined = [&](const std::vector<double>& coefficients, std::size_t m) {
-        LaneBlock sum = LaneBlock::Zero();
-        for (std::size_t a = 0; a < n; ++a)
-            sum += coefficients[m * width + a] * features[static_cast<std::size_t>(gaps.feature[a])];
-        return sum;
-    };
-    const LaneBlock first_end = combined(gaps.end, 0), last_end = combined(gaps.end, months - 1);
-    const LaneBlock line = (first_end / (first_end - last_end) * static_cast<double>(months - 1)).floor();
     LaneBlock result;
     for (std::size_t i = 0; i < lanes; ++i) {
         const auto lane = static_cast<Eigen::Index>(i);
         std::size_t m = 0;
-        if (falling[lane]) {  // gap() decides; the line only guesses
-            if (!(gap(gaps.end, months - 1, i) <= 0.0)) m = months;  // never
-            else if (!(gap(gaps.end, 0, i) <= 0.0)) {
-                const double guess = std::clamp(line[lane], 1.0, static_cast<double>(months - 1));
+        double end = 0.0;  // the gap at the end of month m
+        if (falling[lane]) {
+            const double first = gap(gaps.end, 0, i), last = gap(gaps.end, months - 1, i);
+            if (!(last <= 0.0)) m = months;  // never
+            else if (first <= 0.0) end = first;
+            else {  // 0 < first, last <= 0: months >= 2
+                const double line = std::floor(first / (first - last) * static_cast<double>(months - 1));
+                const double guess = std::clamp(line, 1.0, static_cast<double>(months - 1));
                 m = std::isfinite(guess) ? static_cast<std::size_t>(guess) : months - 1;
-                while (!(gap(gaps.end, m, i) <= 0.0)) ++m;            // up to the first at or below zero,
-                while (m > 0 && gap(gaps.end, m - 1, i) <= 0.0) --m;  // or down to it
+                // Up to the first month at or below zero (the last one is), or down to it.
+                for (end = gap(gaps.end, m, i); !(end <= 0.0); end = gap(gaps.end, m, i)) ++m;
+                for (double before; m > 0 && (before = gap(gaps.end, m - 1, i)) <= 0.0; end = before) --m;
             }
         } else {
-            while (m < months && !(gap(gaps.end, m, i) <= 0.0)) ++m;  // month by month
+            while (m < months && !((end = gap(gaps.end, m, i)) <= 0.0)) ++m;  // month by month
         }
         if (m == months) {
             result[static_cast<Eigen::Index>(i)] = std::numeric_limits<double>::quiet_NaN();
             continue;
         }
         auto search = CrossingSearch<double>::start(0.0);
-        search.step(static_cast<int>(m) + 1, gap(gaps.start, m, i), gap(gaps.end, m, i));
+        search.step(static_cast<int>(m) + 1, gap(gaps.start, m, i), end);
         result[static_cast<Eigen::Index>(i)] = search.months;
     }
     return result;
