@@ -310,10 +310,19 @@ std::string check(const Distribution& d) {
     return std::visit([](const auto& shape) { return check_shape(shape); }, d.shape);
 }
 
+namespace {
+
+// For a distribution already checked and u in (0, 1).
+double quantile_unchecked(const Distribution& d, double u) {
+    return std::visit([u](const auto& shape) { return quantile_of(shape, u); }, d.shape);
+}
+
+}  // namespace
+
 double quantile(const Distribution& d, double u) {
     if (!(u > 0.0 && u < 1.0)) throw std::invalid_argument(fmt::format("quantile needs u in (0, 1), got {}", u));
     require_valid(d);
-    return std::visit([u](const auto& shape) { return quantile_of(shape, u); }, d.shape);
+    return quantile_unchecked(d, u);
 }
 
 double mean(const Distribution& d) {
@@ -385,11 +394,10 @@ double QuantileFunction::interpolate(std::size_t j, double t) const {
 double QuantileFunction::operator()(double u) const {
     if (!(u > 0.0 && u < 1.0)) return quantile(d_, u);  // which says what is wrong
     // d_ was checked when this was built: not again for each of a million draws.
-    const auto unchecked = [&] { return std::visit([u](const auto& shape) { return quantile_of(shape, u); }, d_.shape); };
-    if (x_.empty()) return unchecked();
+    if (x_.empty()) return quantile_unchecked(d_, u);
     const double position = u * static_cast<double>(table_intervals);
     const auto j = std::min(static_cast<std::size_t>(position), table_intervals - 1);
-    if (exact_[j]) return unchecked();
+    if (exact_[j]) return quantile_unchecked(d_, u);
     return low_ + width_ * interpolate(j, position - static_cast<double>(j));
 }
 

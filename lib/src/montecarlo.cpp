@@ -1,13 +1,12 @@
 #include "payback/montecarlo.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <thread>
 
 #include "payback/error.hpp"
 #include "key_paths.hpp"
+#include "parallel.hpp"
 
 namespace payback {
 namespace {
@@ -98,16 +97,9 @@ MonteCarloResult montecarlo_result(const Scenario& scenario, SamplePlan plan, co
         wanted.push_back({"npv_savings", r.clouds[c], &r.metrics.npv_savings[c]});
     }
     r.summaries.resize(wanted.size());
-    std::atomic<std::size_t> next{0};
-    const auto work = [&] {
-        for (std::size_t i; (i = next.fetch_add(1)) < wanted.size();)
-            r.summaries[i] = summary_of(wanted[i].metric, wanted[i].option, *wanted[i].values, options.histogram_bins);
-    };
-    std::vector<std::thread> helpers;
-    const std::size_t threads = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), wanted.size());
-    for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
-    work();
-    for (auto& h : helpers) h.join();
+    detail::parallel_for(wanted.size(), [&](std::size_t i) {
+        r.summaries[i] = summary_of(wanted[i].metric, wanted[i].option, *wanted[i].values, options.histogram_bins);
+    });
     for (std::size_t c = 0; c < r.clouds.size(); ++c) {
         const auto& savings = r.metrics.npv_savings[c];
         const auto wins = std::count_if(savings.begin(), savings.end(), [](double v) { return v > 0.0; });

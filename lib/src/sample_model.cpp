@@ -247,21 +247,17 @@ struct SampleModel::Impl {
         note = "fast: superposed from the exact model's outputs at probe points";
     }
 
-    // Key k's offset from its current value in each lane (padded with the last row).
-    template <class L>
-    std::vector<L> deltas(const double* rows, Eigen::Index n, Eigen::Index size) const {
-        std::vector<L> delta(keys.size(), L::Zero(size));
-        deltas_into(delta, rows, n, size);
-        return delta;
+    // The row of lane s of `n` samples: lanes past the last sample repeat it (a padded block).
+    const double* row_of(const double* rows, Eigen::Index n, Eigen::Index s) const {
+        return rows + static_cast<std::size_t>(std::min(s, n - 1)) * keys.size();
     }
+
+    // Key k's offset from its current value in each lane, into `delta` (kept between blocks).
     template <class L>
-    void deltas_into(std::vector<L>& delta, const double* rows, Eigen::Index n, Eigen::Index size) const {
-        const std::size_t width = keys.size();
-        delta.resize(width, L::Zero(size));
-        for (Eigen::Index s = 0; s < size; ++s) {
-            const double* row = rows + static_cast<std::size_t>(std::min(s, n - 1)) * width;
-            for (std::size_t k = 0; k < width; ++k) delta[k][s] = row[k] - current[k];
-        }
+    void deltas(std::vector<L>& delta, const double* rows, Eigen::Index n, Eigen::Index size) const {
+        delta.resize(keys.size(), L::Zero(size));
+        for (Eigen::Index s = 0; s < size; ++s)
+            for (std::size_t k = 0; k < keys.size(); ++k) delta[k][s] = row_of(rows, n, s)[k] - current[k];
     }
 
     // Input number f of the flat list: base + Σ slope·δ + Σ cross·δδ.
@@ -309,18 +305,12 @@ struct SampleModel::Impl {
     Metrics<LaneBlock> superposed(const double* rows, Eigen::Index n) const {
         const Eigen::Index size = LaneBlock::SizeAtCompileTime;
         thread_local std::vector<LaneBlock> delta, flow;  // kept for the next block
-        deltas_into(delta, rows, n, size);
+        deltas(delta, rows, n, size);
         flow.clear();
         for (const NonlinearFlow& f : superposition->flows()) {
             if (f.kind == NonlinearFlow::Kind::part_sale) {
-                const PartInputs<double>& shape = base.parts[f.index];
                 const auto& at = part_fields[f.index];
-                PartInputs<LaneBlock> part;
-                part.purchase_month = shape.purchase_month;
-                part.sell_month = shape.sell_month;
-                part.wear_kept = shape.wear_kept;
-                part.resale.method = shape.resale.method;
-                part.resale.observed_fraction = shape.resale.observed_fraction;
+                PartInputs<LaneBlock> part = part_shape<LaneBlock>(base.parts[f.index]);
                 part.cost = field(at[0], delta, size);
                 part.resale.annual_rate = field(at[1], delta, size);
                 part.resale.life_years = field(at[2], delta, size);
@@ -331,7 +321,7 @@ struct SampleModel::Impl {
                 const LaneBlock hours = field(hours_field, delta, size);
                 LaneBlock spend;
                 for (Eigen::Index s = 0; s < size; ++s)
-                    spend[s] = bill(f.index, rows + static_cast<std::size_t>(std::min(s, n - 1)) * keys.size(), hours[s]);
+                    spend[s] = bill(f.index, row_of(rows, n, s), hours[s]);
                 flow.push_back(spend);
             }
         }
@@ -342,17 +332,16 @@ struct SampleModel::Impl {
     // base + Σ slope·δ + Σ cross·δδ, cloud bills exactly.
     template <class L>
     ModelInputs<L> lanes(const double* rows, Eigen::Index n) const {
-        const std::size_t width = keys.size();
         const Eigen::Index size = L::SizeAtCompileTime == Eigen::Dynamic ? n : Eigen::Index{L::SizeAtCompileTime};
-        const std::vector<L> delta = deltas<L>(rows, n, size);
+        std::vector<L> delta;
+        deltas(delta, rows, n, size);
         ModelInputs<L> in = structure<L>();
         std::size_t f = 0;
         for_each_field(in, [&](L& x) { x = field(f++, delta, size); });
         for (std::size_t c = 0; c < bill_per_sample.size(); ++c)
             if (bill_per_sample[c])
                 for (Eigen::Index s = 0; s < size; ++s)
-                    in.clouds[c].spend_per_month[s] =
-                        bill(c, rows + static_cast<std::size_t>(std::min(s, n - 1)) * width, in.training_hours[s]);
+                    in.clouds[c].spend_per_month[s] = bill(c, row_of(rows, n, s), in.training_hours[s]);
         return in;
     }
 
@@ -366,21 +355,26 @@ struct SampleModel::Impl {
         out.rental_income.resize(base.rental_income.size());
         out.rental_fees.resize(base.rental_fees.size());
         out.loan.term_months = base.loan.term_months;
-        for (const PartInputs<double>& p : base.parts) {
-            PartInputs<L> part;
-            for (L* x : {&part.cost, &part.resale.annual_rate, &part.resale.life_years, &part.resale.salvage_fraction,
-                         &part.resale.half_life_years})
-                x->setZero();  // lanes() sets every number; fixed blocks start undefined
-            part.purchase_month = p.purchase_month;
-            part.sell_month = p.sell_month;
-            part.tax_depreciation = p.tax_depreciation;
-            part.wear_kept = p.wear_kept;
-            part.resale.method = p.resale.method;
-            part.resale.observed_fraction = p.resale.observed_fraction;
-            out.parts.push_back(std::move(part));
-        }
+        for (const PartInputs<double>& p : base.parts) out.parts.push_back(part_shape<L>(p));
         out.clouds.resize(base.clouds.size());
         return out;
+    }
+
+    // A part's timing, methods and schedules with lanes of type L for its numbers, all zero: the
+    // callers set them (fixed blocks would start undefined).
+    template <class L>
+    static PartInputs<L> part_shape(const PartInputs<double>& p) {
+        PartInputs<L> part;
+        for (L* x : {&part.cost, &part.resale.annual_rate, &part.resale.life_years, &part.resale.salvage_fraction,
+                     &part.resale.half_life_years})
+            x->setZero();
+        part.purchase_month = p.purchase_month;
+        part.sell_month = p.sell_month;
+        part.tax_depreciation = p.tax_depreciation;
+        part.wear_kept = p.wear_kept;
+        part.resale.method = p.resale.method;
+        part.resale.observed_fraction = p.resale.observed_fraction;
+        return part;
     }
 };
 

@@ -12,9 +12,6 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
-#include <mutex>
-#include <thread>
-#include <exception>
 #include <utility>
 #include <vector>
 
@@ -22,6 +19,8 @@
 #include <Eigen/Core>
 #include <boost/math/distributions/normal.hpp>
 #include <fmt/format.h>
+
+#include "parallel.hpp"
 
 namespace payback {
 
@@ -259,33 +258,20 @@ SampleMatrix draw(const std::vector<Distribution>& inputs, int samples, Sampling
     const bool latin = method == SamplingMethod::latin_hypercube;
     SampleMatrix m = latin ? uniform_samples(samples, k, method, seed)
                            : SampleMatrix{samples, k, std::vector<double>(static_cast<std::size_t>(samples) * static_cast<std::size_t>(k))};
-    // Quantiles on every core, each thread on its own rows: the same
-    // matrix whatever the thread count.
     std::vector<QuantileFunction> quantiles;
     for (const Distribution& d : inputs) quantiles.emplace_back(d);
-    std::exception_ptr failure;
-    std::mutex failure_lock;
-    const auto rows = [&](int first, int last) {
-        try {
-            for (int s = first; s < last; ++s)
-                for (int i = 0; i < k; ++i) {
-                    const double u = latin ? m.at(s, i)
-                                           : uniform01(seed, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(s));
-                    m.at(s, i) = quantiles[static_cast<std::size_t>(i)](u);
-                }
-        } catch (...) {
-            std::lock_guard lock(failure_lock);
-            if (!failure) failure = std::current_exception();
-        }
-    };
-    const int threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));
-    const int per_thread = (samples + threads - 1) / threads;
-    std::vector<std::thread> helpers;
-    for (int t = 1; t < threads && t * per_thread < samples; ++t)
-        helpers.emplace_back(rows, t * per_thread, std::min(samples, (t + 1) * per_thread));
-    rows(0, std::min(samples, per_thread));
-    for (auto& h : helpers) h.join();
-    if (failure) std::rethrow_exception(failure);
+    // Rows in chunks on every core: each cell depends on its row and column only, so the matrix is
+    // the same whatever the thread count.
+    constexpr int chunk = 4096;
+    detail::parallel_for(static_cast<std::size_t>((samples + chunk - 1) / chunk), [&](std::size_t c) {
+        const int first = static_cast<int>(c) * chunk, last = std::min(samples, first + chunk);
+        for (int s = first; s < last; ++s)
+            for (int i = 0; i < k; ++i) {
+                const double u = latin ? m.at(s, i)
+                                       : uniform01(seed, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(s));
+                m.at(s, i) = quantiles[static_cast<std::size_t>(i)](u);
+            }
+    });
     if (!rank_correlation.empty() && samples >= 2) impose_rank_correlation(m, score_correlation(target), seed);
     return m;
 }
