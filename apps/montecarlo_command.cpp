@@ -1,11 +1,13 @@
 // payback montecarlo [SCENARIO] [--samples N] [--seed S] [--lhs] [--threads N] [--bins N]
-//                    [--set k=v]... [--format table|json|csv] [-o FILE]
+//                    [--metrics NAME,...] [--set k=v]... [--format table|json|csv] [-o FILE]
 // Monte Carlo over the scenario's [uncertainty]: mean, P10/P50/P90 and standard error of each
 // metric, the chance that building beats each cloud option, histograms. Ctrl-C stops cleanly.
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -27,6 +29,7 @@ struct MonteCarloArgs {
     bool lhs = false;
     int threads = 0;
     int bins = 30;
+    std::vector<std::string> metrics;  ///< empty: all
     Output output;
 };
 
@@ -54,7 +57,8 @@ nlohmann::json to_json(const MonteCarloArgs& args, const MonteCarloResult& r) {
                            {"histogram", {{"edges", m.histogram.edges}, {"counts", m.histogram.counts}}}});
     }
     nlohmann::json wins = nlohmann::json::object();
-    for (std::size_t c = 0; c < r.clouds.size(); ++c) wins[r.clouds[c]] = r.probability_build_wins[c];
+    // Empty when npv_savings was not selected.
+    for (std::size_t c = 0; c < r.probability_build_wins.size(); ++c) wins[r.clouds[c]] = r.probability_build_wins[c];
     return {{"keys", r.keys},
             {"samples", args.samples},
             {"seed", args.seed},
@@ -81,7 +85,7 @@ std::string text_report(const Scenario& s, const MonteCarloArgs& args, const Mon
                        m.share_defined < 1.0 ? fmt::format("{:.1f} %", 100.0 * m.share_defined) : ""});
     }
     out += table.render(style) + "\n";
-    for (std::size_t c = 0; c < r.clouds.size(); ++c)
+    for (std::size_t c = 0; c < r.probability_build_wins.size(); ++c)
         out += wrapped(fmt::format("Building beats {} in {:.1f} % of samples (NPV savings > 0).", r.clouds[c],
                                    100.0 * r.probability_build_wins[c]));
     return out;
@@ -101,6 +105,7 @@ void run(const MonteCarloArgs& args) {
     options.method = args.lhs ? SamplingMethod::latin_hypercube : SamplingMethod::monte_carlo;
     options.histogram_bins = args.bins;
     options.evaluation.threads = args.threads;
+    if (!args.metrics.empty()) options.evaluation.metrics = MetricSelection::only(args.metrics);
     options.evaluation.cancel = &interrupted;
     ProgressBar bar("montecarlo");
     if (bar.shown()) options.evaluation.progress = [&bar](double done) { bar.update(done); };
@@ -134,6 +139,12 @@ void add_montecarlo_command(CLI::App& app) {
     command->add_flag("--lhs", args->lhs, "Latin hypercube sampling instead of plain Monte Carlo");
     command->add_option("--threads", args->threads, "Threads (default: every hardware thread)")->check(CLI::Range(1, 1024));
     command->add_option("--bins", args->bins, "Histogram bins (default 30)")->check(CLI::Range(1, 10000));
+    command
+        ->add_option("--metrics", args->metrics,
+                     "Only these metrics, comma-separated (default all; fewer is faster): total_cost, npv_savings, "
+                     "payback_months, discounted_payback_months")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"total_cost", "npv_savings", "payback_months", "discounted_payback_months"}));
     add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
     add_example(*command, {"payback montecarlo scenarios/venus-2019-uncertain.toml --samples 100000 --lhs",
                            "payback montecarlo scenarios/venus-2019-uncertain.toml --format csv -o summary.csv"});

@@ -11,8 +11,10 @@ Month m = 1..H, discounting a flow at the end of month m by 1.07^(-m/12):
   - npv_savings = NPV(rig) - NPV(cloud), signed flows; payback_months = the first time the cumulative operating
     gap (rig capex + energy so far - cloud spend so far) reaches 0, interpolated within the month; NaN if never.
 Three peers evaluate it month by month over the samples:
-  - payback: build/bin/montecarlo_throughput SCENARIO SAMPLES [THREADS] (its own draw; the time is its
-    evaluation_seconds, the draw excluded; peak memory is its whole process),
+  - payback: build/bin/montecarlo_throughput SCENARIO SAMPLES [THREADS] --metrics npv_savings,payback_months (its
+    own draw; the time is its evaluation_seconds, the draw excluded; peak memory is its whole process). These
+    are the two metrics the other peers compute; rows marked "all metrics" time what `payback montecarlo`
+    computes (also the discounted payback and each option's total costs),
   - NumPy: a month loop over arrays of samples (--numpy-chunk at a time), single-threaded, in a child process
     that reports its peak RSS (resource.getrusage) and times the draw and the evaluation separately,
   - plain Python: a loop over samples and months on --python-samples samples, scaled per sample-month.
@@ -299,10 +301,17 @@ def best_of(runs):
     return best
 
 
-def run_payback(args, scenario, samples, threads, repeats=None):
+PEER_METRICS = "npv_savings,payback_months"  # what the NumPy and Python peers compute
+
+
+def run_payback(args, scenario, samples, threads, repeats=None, metrics=PEER_METRICS):
+    """payback's best run; metrics=None: every metric `payback montecarlo` reports."""
+    command = [str(args.throughput), str(scenario), str(samples), str(threads)]
+    if metrics:
+        command += ["--metrics", metrics]
     runs = []
     for _ in range(repeats or args.repeats):
-        runs.append(run_json([str(args.throughput), str(scenario), str(samples), str(threads)]))
+        runs.append(run_json(command))
     return best_of(runs)
 
 
@@ -408,16 +417,24 @@ def print_table(summary):
         out.append(f"{row['peer']:<34} {row['samples']:>9} {row['months']:>6} {row['evaluation_seconds']:>9.4f} "
                    f"{fmt_rate(row['sample_months_per_second']):>16} {ratio:>12} {row['peak_rss_mb']:>11.1f} "
                    f"{row['process_cpu_share']:>9.2f}")
-    out.append("(payback/peer: payback at 1 thread over the peer, in sample-months per second; NumPy's draw is "
-               "not timed, nor is payback's. CPU share: the best run's CPU seconds over its wall seconds, whole "
-               "process; under about 0.9 for a 1-thread peer, other processes took the CPU)")
+    out.append(f"(payback: the peers' two metrics, {PEER_METRICS}; \"all metrics\": what `payback montecarlo` "
+               "computes. payback/peer: payback at 1 thread, peers' metrics, over the peer, in sample-months per "
+               "second; NumPy's draw is not timed, nor is payback's. CPU share: the best run's CPU seconds over its "
+               "wall seconds, whole process; under about 0.9 for a 1-thread peer, other processes took the CPU)")
+    r = s["ratios"]
+    out.append(f"payback over NumPy: {r['payback_over_numpy']:.1f}x at 1 thread, {r['payback_all_threads_over_numpy']:.1f}x "
+               f"at all threads (all metrics: {r['payback_all_metrics_over_numpy']:.1f}x, "
+               f"{r['payback_all_metrics_all_threads_over_numpy']:.1f}x); over plain Python: "
+               f"{r['payback_over_python']:.0f}x, {r['payback_all_threads_over_python']:.0f}x; over NumPy's closed "
+               f"form: {r['payback_over_numpy_closed_form']:.2f}x, {r['payback_all_threads_over_numpy_closed_form']:.2f}x")
     out.append(f"load average at start {s['load_average_at_start'][0]:.2f}, at end {s['load_average_at_end'][0]:.2f}")
     w = s["wall_1m_60"]
     out.append("")
     out.append(f"{w['samples']:,} samples x 60 months: payback evaluation "
                f"{w['payback_1_thread']['evaluation_seconds']:.3f} s at 1 thread, "
                f"{w['payback_all_threads']['evaluation_seconds']:.3f} s at all threads "
-               f"(with its draw {w['payback_all_threads']['total_seconds']:.3f} s), peak RSS "
+               f"(with its draw and summaries {w['payback_all_threads']['total_seconds']:.3f} s; all metrics "
+               f"{w['payback_all_metrics_all_threads']['total_seconds']:.3f} s), peak RSS "
                f"{w['payback_all_threads']['peak_rss_mb']:.1f} MB; NumPy {w['numpy']['evaluation_seconds']:.3f} s "
                f"(+ draw {w['numpy']['draw_seconds']:.3f} s), peak RSS {w['numpy']['peak_rss_mb']:.1f} MB "
                f"({w['numpy']['rss_after_import_mb']:.1f} MB after importing numpy)")
@@ -489,14 +506,18 @@ def main():
                    "load_average_at_start": os.getloadavg(), "checks": checks}
 
         n = args.samples
-        say(f"payback, {n:,} samples x 60 months, 1 thread ...")
+        say(f"payback ({PEER_METRICS}), {n:,} samples x 60 months, 1 thread ...")
         payback_1 = run_payback(args, SCENARIO, n, 1)
         say(f"  {payback_1['evaluation_seconds']:.3f} s, {fmt_rate(payback_1['sample_months_per_second'])} "
             f"sample-months/s ({payback_1['path']})")
-        say(f"payback, {n:,} samples x 60 months, threads={args.threads} ...")
+        say(f"payback ({PEER_METRICS}), {n:,} samples x 60 months, threads={args.threads} ...")
         payback_all = run_payback(args, SCENARIO, n, args.threads)
         say(f"  {payback_all['evaluation_seconds']:.3f} s, {fmt_rate(payback_all['sample_months_per_second'])} "
             f"sample-months/s")
+        say(f"payback (all metrics), {n:,} samples x 60 months, 1 thread and threads={args.threads} ...")
+        every_1 = run_payback(args, SCENARIO, n, 1, metrics=None)
+        every_all = run_payback(args, SCENARIO, n, args.threads, metrics=None)
+        say(f"  {every_1['evaluation_seconds']:.3f} s and {every_all['evaluation_seconds']:.3f} s")
         say(f"NumPy, {n:,} samples x 60 months ...")
         numpy_row = run_worker(args, "numpy", n, 60)
         say(f"  {numpy_row['evaluation_seconds']:.3f} s, {fmt_rate(numpy_row['sample_months_per_second'])} "
@@ -515,6 +536,8 @@ def main():
         rows = []
         for name, row, kind in (("payback, 1 thread", payback_1, "payback"),
                                 (f"payback, threads={args.threads}", payback_all, "payback"),
+                                ("payback all metrics, 1 thread", every_1, "payback_all_metrics"),
+                                (f"payback all metrics, threads={args.threads}", every_all, "payback_all_metrics"),
                                 ("NumPy (month loop)", numpy_row, "numpy"),
                                 ("NumPy closed form (not per month)", closed_row, "numpy_closed_form"),
                                 ("plain Python", python_row, "python")):
@@ -534,8 +557,13 @@ def main():
             "payback_all_threads_over_numpy": rate_all / numpy_row["sample_months_per_second"],
             "payback_all_threads_over_python": rate_all / python_row["sample_months_per_second"],
             "payback_over_numpy_closed_form": rate_1 / closed_row["sample_months_per_second"],
+            "payback_all_threads_over_numpy_closed_form": rate_all / closed_row["sample_months_per_second"],
+            "payback_all_metrics_over_numpy": every_1["sample_months_per_second"] / numpy_row["sample_months_per_second"],
+            "payback_all_metrics_all_threads_over_numpy":
+                every_all["sample_months_per_second"] / numpy_row["sample_months_per_second"],
         }
         summary["wall_1m_60"] = {"samples": n, "payback_1_thread": payback_1, "payback_all_threads": payback_all,
+                                 "payback_all_metrics_all_threads": every_all,
                                  "numpy": numpy_row}
 
         exact = expected_npv_savings(np, 60)

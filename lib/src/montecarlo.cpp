@@ -88,19 +88,22 @@ MonteCarloResult montecarlo_result(const Scenario& scenario, SamplePlan plan, co
         std::string option;
         const std::vector<double>* values;
     };
-    std::vector<Wanted> wanted{{"total_cost", scenario.rig.name, &r.metrics.rig_total_cost}};
-    for (std::size_t c = 0; c < r.clouds.size(); ++c)
+    // A metric not selected (options.evaluation.metrics) is empty: not summarized.
+    std::vector<Wanted> wanted;
+    if (!r.metrics.rig_total_cost.empty()) wanted.push_back({"total_cost", scenario.rig.name, &r.metrics.rig_total_cost});
+    for (std::size_t c = 0; c < r.metrics.cloud_total_cost.size(); ++c)
         wanted.push_back({"total_cost", r.clouds[c], &r.metrics.cloud_total_cost[c]});
     for (std::size_t c = 0; c < r.clouds.size(); ++c) {
-        wanted.push_back({"payback_months", r.clouds[c], &r.metrics.payback_months[c]});
-        wanted.push_back({"discounted_payback_months", r.clouds[c], &r.metrics.discounted_payback_months[c]});
-        wanted.push_back({"npv_savings", r.clouds[c], &r.metrics.npv_savings[c]});
+        if (!r.metrics.payback_months.empty()) wanted.push_back({"payback_months", r.clouds[c], &r.metrics.payback_months[c]});
+        if (!r.metrics.discounted_payback_months.empty())
+            wanted.push_back({"discounted_payback_months", r.clouds[c], &r.metrics.discounted_payback_months[c]});
+        if (!r.metrics.npv_savings.empty()) wanted.push_back({"npv_savings", r.clouds[c], &r.metrics.npv_savings[c]});
     }
     r.summaries.resize(wanted.size());
     detail::parallel_for(wanted.size(), [&](std::size_t i) {
         r.summaries[i] = summary_of(wanted[i].metric, wanted[i].option, *wanted[i].values, options.histogram_bins);
     });
-    for (std::size_t c = 0; c < r.clouds.size(); ++c) {
+    for (std::size_t c = 0; c < r.metrics.npv_savings.size(); ++c) {
         const auto& savings = r.metrics.npv_savings[c];
         const auto wins = std::count_if(savings.begin(), savings.end(), [](double v) { return v > 0.0; });
         r.probability_build_wins.push_back(static_cast<double>(wins) / static_cast<double>(savings.size()));

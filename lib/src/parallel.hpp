@@ -12,11 +12,11 @@
 
 namespace payback::detail {
 
-/// Calls `run(i)` for each i in [0, count) on up to one thread per core, each thread taking the
-/// next index. The first exception stops the others from starting new items and is rethrown here,
-/// on the calling thread, once every thread has stopped.
+/// Calls `run(i)` for each i in [0, count) on up to `threads` threads (0: one per core), each
+/// thread taking the next index. The first exception stops the others from starting new items and
+/// is rethrown here, on the calling thread, once every thread has stopped.
 template <class Run>
-void parallel_for(std::size_t count, Run&& run) {
+void parallel_for(std::size_t count, Run&& run, std::size_t threads = 0) {
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};
     std::exception_ptr failure;
@@ -30,7 +30,8 @@ void parallel_for(std::size_t count, Run&& run) {
             failed = true;
         }
     };
-    const std::size_t threads = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), count);
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = std::min(threads, count);
     std::vector<std::thread> helpers;
     for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
     work();

@@ -16,6 +16,7 @@
 #include "payback/lanes.hpp"
 #include "payback/metrics.hpp"
 #include "key_paths.hpp"
+#include "parallel.hpp"
 #include "superposition.hpp"
 
 namespace payback {
@@ -35,11 +36,40 @@ bool same_structure(const ModelInputs<double>& a, const ModelInputs<double>& b) 
     return true;
 }
 
-void SampleMetrics::resize(std::size_t clouds, std::size_t samples) {
-    rig_total_cost.assign(samples, 0.0);
-    rig_npv_cost.assign(samples, 0.0);
-    for (auto* table : {&cloud_total_cost, &npv_savings, &payback_months, &discounted_payback_months})
-        table->assign(clouds, std::vector<double>(samples, 0.0));
+MetricSelection MetricSelection::only(const std::vector<std::string>& names) {
+    MetricSelection m{false, false, false, false, false, false};
+    for (const std::string& name : names) {
+        if (name == "total_cost") m.rig_total_cost = m.cloud_total_cost = true;
+        else if (name == "rig_npv_cost") m.rig_npv_cost = true;
+        else if (name == "npv_savings") m.npv_savings = true;
+        else if (name == "payback_months") m.payback_months = true;
+        else if (name == "discounted_payback_months") m.discounted_payback_months = true;
+        else
+            throw std::invalid_argument("unknown metric \"" + name + "\": expected total_cost, rig_npv_cost, "
+                                        "npv_savings, payback_months or discounted_payback_months");
+    }
+    return m;
+}
+
+void SampleMetrics::resize(std::size_t clouds, std::size_t samples, const MetricSelection& selection, int threads) {
+    std::vector<std::vector<double>*> columns;
+    const auto column = [&](std::vector<double>& c, bool wanted) {
+        c.clear();
+        if (wanted) columns.push_back(&c);
+    };
+    const auto table = [&](std::vector<std::vector<double>>& t, bool wanted) {
+        t.assign(wanted ? clouds : 0, {});
+        for (auto& c : t) columns.push_back(&c);
+    };
+    column(rig_total_cost, selection.rig_total_cost);
+    column(rig_npv_cost, selection.rig_npv_cost);
+    table(cloud_total_cost, selection.cloud_total_cost);
+    table(npv_savings, selection.npv_savings);
+    table(payback_months, selection.payback_months);
+    table(discounted_payback_months, selection.discounted_payback_months);
+    const bool large = samples >= (std::size_t{1} << 16);  // else not worth starting a thread
+    detail::parallel_for(columns.size(), [&](std::size_t i) { columns[i]->assign(samples, 0.0); },
+                         large ? static_cast<std::size_t>(std::max(threads, 0)) : 1);
 }
 
 namespace {
@@ -69,20 +99,19 @@ double at(const T& v, Eigen::Index i) {
     else return v[i];
 }
 
-// Copies lane `i` of `m` (or the scalar) to sample `offset + i` of `out`.
+// Copies lane `i` of `m` (or the scalar) to sample `offset + i` of `out`, for the metrics `out` holds.
 template <class T>
 void store(const Metrics<T>& m, SampleMetrics& out, std::size_t offset, Eigen::Index lanes) {
-    for (Eigen::Index i = 0; i < lanes; ++i) {
-        const std::size_t s = offset + static_cast<std::size_t>(i);
-        out.rig_total_cost[s] = at(m.rig.total_cost, i);
-        out.rig_npv_cost[s] = at(m.rig.npv_cost, i);
-        for (std::size_t c = 0; c < m.clouds.size(); ++c) {
-            out.cloud_total_cost[c][s] = at(m.clouds[c].total_cost, i);
-            out.npv_savings[c][s] = at(m.versus[c].npv_savings, i);
-            out.payback_months[c][s] = at(m.versus[c].payback_months, i);
-            out.discounted_payback_months[c][s] = at(m.versus[c].discounted_payback_months, i);
-        }
-    }
+    const auto copy = [&](const T& from, std::vector<double>& to) {
+        for (Eigen::Index i = 0; i < lanes; ++i) to[offset + static_cast<std::size_t>(i)] = at(from, i);
+    };
+    if (!out.rig_total_cost.empty()) copy(m.rig.total_cost, out.rig_total_cost);
+    if (!out.rig_npv_cost.empty()) copy(m.rig.npv_cost, out.rig_npv_cost);
+    for (std::size_t c = 0; c < out.cloud_total_cost.size(); ++c) copy(m.clouds[c].total_cost, out.cloud_total_cost[c]);
+    for (std::size_t c = 0; c < out.npv_savings.size(); ++c) copy(m.versus[c].npv_savings, out.npv_savings[c]);
+    for (std::size_t c = 0; c < out.payback_months.size(); ++c) copy(m.versus[c].payback_months, out.payback_months[c]);
+    for (std::size_t c = 0; c < out.discounted_payback_months.size(); ++c)
+        copy(m.versus[c].discounted_payback_months, out.discounted_payback_months[c]);
 }
 
 }  // namespace
@@ -255,9 +284,13 @@ struct SampleModel::Impl {
     // Key k's offset from its current value in each lane, into `delta` (kept between blocks).
     template <class L>
     void deltas(std::vector<L>& delta, const double* rows, Eigen::Index n, Eigen::Index size) const {
-        delta.resize(keys.size(), L::Zero(size));
-        for (Eigen::Index s = 0; s < size; ++s)
-            for (std::size_t k = 0; k < keys.size(); ++k) delta[k][s] = row_of(rows, n, s)[k] - current[k];
+        const std::size_t width = keys.size();
+        delta.resize(width, L::Zero(size));
+        for (std::size_t k = 0; k < width; ++k) {
+            const double at = current[k];
+            double* lanes = delta[k].data();
+            for (Eigen::Index s = 0; s < size; ++s) lanes[s] = row_of(rows, n, s)[k] - at;
+        }
     }
 
     // Input number f of the flat list: base + Σ slope·δ + Σ cross·δδ.
@@ -283,7 +316,7 @@ struct SampleModel::Impl {
         want.resize(clouds.size(), 1);
         got.resize(clouds.size(), 1);
         store(payback::evaluate(exact, false), want, 0, 1);
-        store(superposed(row, 1), got, 0, 1);
+        superposed(row, 1, got, 0);
         const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || close(a, b); };
         bool ok = same(got.rig_total_cost[0], want.rig_total_cost[0]) && same(got.rig_npv_cost[0], want.rig_npv_cost[0]);
         for (std::size_t c = 0; c < clouds.size(); ++c)
@@ -301,8 +334,8 @@ struct SampleModel::Impl {
         return cloud_month(scenario, cloud, hours).spend;
     }
 
-    // The metrics of `n` samples (n <= a block) by superposition.
-    Metrics<LaneBlock> superposed(const double* rows, Eigen::Index n) const {
+    // The metrics of `n` samples (n <= a block) by superposition, into samples `offset`... of `out`.
+    void superposed(const double* rows, Eigen::Index n, SampleMetrics& out, std::size_t offset) const {
         const Eigen::Index size = LaneBlock::SizeAtCompileTime;
         thread_local std::vector<LaneBlock> delta, flow;  // kept for the next block
         deltas(delta, rows, n, size);
@@ -325,7 +358,7 @@ struct SampleModel::Impl {
                 flow.push_back(spend);
             }
         }
-        return superposition->evaluate(delta, flow);
+        superposition->evaluate(delta, flow, out, offset, n);
     }
 
     // The inputs of `n` samples as lanes L (dynamic, or a fixed block padded with the last row):
@@ -469,7 +502,7 @@ SampleMetrics SampleModel::evaluate(const std::vector<double>& rows, const Evalu
     const std::size_t width = m.keys.size();
     const std::size_t samples = width ? rows.size() / width : 0;
     SampleMetrics out;
-    out.resize(m.clouds.size(), samples);
+    out.resize(m.clouds.size(), samples, options.metrics, options.threads);
     const std::size_t chunk = static_cast<std::size_t>(std::max(1, options.chunk));
     const std::size_t chunks = (samples + chunk - 1) / chunk;
     std::atomic<std::size_t> next{0}, done{0};
@@ -491,9 +524,8 @@ SampleMetrics SampleModel::evaluate(const std::vector<double>& rows, const Evalu
                         const auto n = static_cast<Eigen::Index>(
                             std::min<std::size_t>(LaneBlock::SizeAtCompileTime, end - s));
                         const double* block = rows.data() + s * width;
-                        store(superpose ? m.superposed(block, n)
-                                        : payback::evaluate(m.template lanes<LaneBlock>(block, n), false),
-                              out, s, n);
+                        if (superpose) m.superposed(block, n, out, s);
+                        else store(payback::evaluate(m.template lanes<LaneBlock>(block, n), false), out, s, n);
                     }
                 } else {
                     for (std::size_t s = begin; s < end; ++s)

@@ -13,11 +13,13 @@
 // at sample rows before trusting it, and runs lanes of the whole model otherwise.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "payback/lanes.hpp"
 #include "payback/metrics.hpp"
+#include "payback/sample_model.hpp"
 
 namespace payback {
 
@@ -49,10 +51,11 @@ public:
     const std::string& why_not() const { return why_not_; }
     const std::vector<NonlinearFlow>& flows() const { return flows_; }
 
-    /// The metrics of a block of samples: `delta[k]` is key k's offset from its current value,
-    /// `flow[n]` the value of flows()[n]. The payback if sold and the levelized costs are NaN
-    /// (the batch reads neither).
-    Metrics<LaneBlock> evaluate(const std::vector<LaneBlock>& delta, const std::vector<LaneBlock>& flow) const;
+    /// The metrics of the first `n` lanes of a block of samples, into samples `offset`... of
+    /// `out`, for the metrics `out` holds (sized by SampleMetrics::resize): `delta[k]` is key k's
+    /// offset from its current value, `flow[n]` the value of flows()[n].
+    void evaluate(const std::vector<LaneBlock>& delta, const std::vector<LaneBlock>& flow, SampleMetrics& out,
+                  std::size_t offset, Eigen::Index n) const;
 
 private:
     /// One total's nonzero coefficients, over the features [1, δ..., δiδj..., φ − φ0...].
@@ -61,17 +64,26 @@ private:
         std::vector<double> coefficient;
     };
     /// The gaps one payback search steps through: the coefficients of the features any month
-    /// uses, month-major (month m's in [m · width, (m + 1) · width)); and per
-    /// feature, the least and greatest change of its end-of-month coefficient from one month to
-    /// the next, and its largest coefficient, which bound how a sample's gap can move.
+    /// uses, month-major (month m's in [m · width, (m + 1) · width), width the number of those
+    /// features); and per feature, the least and greatest change of its end-of-month coefficient
+    /// from one month to the next (over that month's weight: search_gaps), and its largest
+    /// coefficient, which bound how a sample's gap can move.
     struct Gaps {
         std::vector<int> feature;
-        std::size_t width = 0;  ///< a month's row: the features padded with zeros to a multiple of 4
         std::vector<double> start, end;
         std::vector<double> least_step, greatest_step, largest;
+        double weight_floor = 1.0;  ///< the least of the months' weights
+        std::vector<double> shape;  ///< per month, where the guesses look (superposition.cpp)
+        /// per bucket of the shape's scale [0, 1] (8 a month): how many months after the first
+        /// lie below the bucket's bottom
+        std::vector<std::uint32_t> months_below;
     };
+    /// One search's gaps from the coefficient rows of each month's start and end.
+    static Gaps search_gaps(const std::vector<const std::vector<double>*>& start,
+                            const std::vector<const std::vector<double>*>& end);
     LaneBlock value(const Terms& terms, const std::vector<LaneBlock>& features) const;
-    LaneBlock paybacks(const Gaps& gaps, const std::vector<LaneBlock>& features) const;
+    /// The paybacks of the first `n` lanes, into out[0..n).
+    void paybacks(const Gaps& gaps, const std::vector<LaneBlock>& features, double* out, Eigen::Index n) const;
 
     std::vector<NonlinearFlow> flows_;
     std::vector<double> flow_at_base_;

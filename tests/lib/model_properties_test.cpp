@@ -247,6 +247,14 @@ SampleModel sample_model(const Scenario& s) {
     return SampleModel(s, sample_keys, probes);
 }
 
+EvaluationOptions evaluation(int threads, int chunk, bool superpose = true) {
+    EvaluationOptions options;
+    options.threads = threads;
+    options.chunk = chunk;
+    options.superpose = superpose;
+    return options;
+}
+
 void check_same(const std::vector<double>& a, const std::vector<double>& b, const char* what) {
     INFO(what);
     REQUIRE(a.size() == b.size());
@@ -275,7 +283,7 @@ TEST_CASE("property: the batch path equals the scalar path", "[properties]") {
         if (model.verify(std::vector<double>(rows.begin(), rows.begin() + 6))) ++fast;
         if (model.path_note().find("superposed from") != std::string::npos) ++superposed;
         for (const bool superpose : {true, false}) {
-            const SampleMetrics batch = model.evaluate(rows, {1, 512, {}, nullptr, superpose});
+            const SampleMetrics batch = model.evaluate(rows, evaluation(1, 512, superpose));
             for (std::size_t row = 0; row < 4; ++row) {
                 INFO("row " << row << " (" << model.path_note() << (superpose ? "" : ", superposition off") << ")");
                 const std::vector<double> values(rows.begin() + static_cast<std::ptrdiff_t>(3 * row),
@@ -310,8 +318,8 @@ TEST_CASE("property: results do not depend on the thread count", "[properties]")
         Random r(i);
         const auto rows = random_rows(r, model.current(), 40);
         // Small chunks, so that several threads share the rows.
-        const SampleMetrics one = model.evaluate(rows, {1, 4, {}, nullptr});
-        const SampleMetrics three = model.evaluate(rows, {3, 4, {}, nullptr});
+        const SampleMetrics one = model.evaluate(rows, evaluation(1, 4));
+        const SampleMetrics three = model.evaluate(rows, evaluation(3, 4));
         CHECK(one.rig_total_cost == three.rig_total_cost);
         CHECK(one.rig_npv_cost == three.rig_npv_cost);
         CHECK(one.cloud_total_cost == three.cloud_total_cost);

@@ -80,6 +80,20 @@ TEST_CASE("the same seed gives the same answer whatever the thread count", "[mon
     CHECK(montecarlo(uncertain_price(), options).inputs.values != one.inputs.values);
 }
 
+TEST_CASE("Monte Carlo summarizes the selected metrics only", "[montecarlo]") {
+    MonteCarloOptions options;
+    options.samples = 2000;
+    const MonteCarloResult all = montecarlo(uncertain_price(), options);
+    options.evaluation.metrics = MetricSelection::only({"npv_savings"});
+    const MonteCarloResult one = montecarlo(uncertain_price(), options);
+    REQUIRE(one.summaries.size() == 1);
+    CHECK(one.summaries[0].metric == "npv_savings");
+    CHECK(one.summaries[0].summary.mean == find(all, "npv_savings").summary.mean);
+    CHECK(one.probability_build_wins == all.probability_build_wins);
+    options.evaluation.metrics = MetricSelection::only({"payback_months"});
+    CHECK(montecarlo(uncertain_price(), options).probability_build_wins.empty());  // it needs npv_savings
+}
+
 TEST_CASE("Monte Carlo needs an [uncertainty] table", "[montecarlo][errors]") {
     const auto e = test::input_error([] { montecarlo(parse_scenario(test::hand_scenario(), "hand.toml")); });
     CHECK(e.key_path() == "uncertainty");

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,76 @@ TEST_CASE("superposition, lanes of the whole model and the scalar run agree, sal
     // Both outcomes occur, so the crossing search is exercised both ways.
     CHECK(paid_back > 20);
     CHECK(paid_back < 180);
+}
+
+TEST_CASE("the superposed payback searches find every crossing, whatever the gap's shape", "[sample_model][property]") {
+    // Five years, discounted, electricity dearer and the cloud cheaper every year: the nominal gap
+    // is curved, the discounted one more so, and some samples' gaps fall then rise. Over a box of
+    // 4000 samples the crossings land in most months, in the first, and never; each must be what
+    // the lanes of the whole model find (tested against the scalar run above), sample by sample.
+    const Scenario s = parse_scenario(test::hand_scenario(), "hand.toml",
+                                      {{"scenario.horizon_months", "60"},
+                                       {"scenario.discount_rate", "0.07"},
+                                       {"electricity.escalation", "0.04"},
+                                       {"cloud[0].escalation", "-0.1"}});
+    SampleModel model(s, keys, {200.0, 0.3, 3.0, 100.0});
+    std::vector<double> rows = rows_in_box(4000, 17);
+    for (std::size_t i = 2; i < rows.size(); i += 4) rows[i] *= 2.0;  // cloud prices to $9/h: some pay back at once
+    REQUIRE(model.verify(std::vector<double>(rows.begin(), rows.begin() + 4 * 6)));
+    REQUIRE(model.path_note() == "fast: superposed from the exact model's outputs at probe points");
+    EvaluationOptions whole_model = on(2, 256);
+    whole_model.superpose = false;
+    const SampleMetrics superposed = model.evaluate(rows, on(2, 256));
+    const SampleMetrics lanes = model.evaluate(rows, whole_model);
+    std::set<int> months, discounted_months;
+    int never = 0, first_month = 0;
+    for (std::size_t i = 0; i < rows.size() / 4; ++i) {
+        INFO("sample " << i << ": " << rows[4 * i] << " h, $" << rows[4 * i + 1] << "/kWh, $" << rows[4 * i + 2] << "/h");
+        require_equal(superposed, i, lanes, i);
+        const double payback = lanes.payback_months[0][i], discounted = lanes.discounted_payback_months[0][i];
+        if (std::isnan(payback)) ++never;
+        else months.insert(static_cast<int>(payback));
+        if (!std::isnan(discounted)) discounted_months.insert(static_cast<int>(discounted));
+        first_month += payback < 1.0;
+        if (i % 200 == 0) {
+            const std::vector<double> row(rows.begin() + 4 * static_cast<std::ptrdiff_t>(i),
+                                          rows.begin() + 4 * static_cast<std::ptrdiff_t>(i) + 4);
+            require_equal(superposed, i, model.evaluate_exactly(row), 0);
+        }
+    }
+    INFO(months.size() << " months, " << discounted_months.size() << " discounted, " << never << " never, "
+                       << first_month << " in the first month");
+    CHECK(months.size() >= 40);
+    CHECK(discounted_months.size() >= 40);
+    CHECK(never > 100);
+    CHECK(first_month > 0);
+}
+
+TEST_CASE("a selection of metrics computes those alone, as the whole evaluation does", "[sample_model]") {
+    const Scenario s = parse_scenario(test::hand_scenario(), "hand.toml", test::everything_on());
+    SampleModel model(s, keys, {200.0, 0.3, 3.0, 100.0});
+    const std::vector<double> rows = rows_in_box(300, 23);
+    REQUIRE(model.verify(std::vector<double>(rows.begin(), rows.begin() + 4 * 6)));
+    const SampleMetrics all = model.evaluate(rows, on(2, 64));
+    EvaluationOptions two = on(2, 64);
+    two.metrics = MetricSelection::only({"payback_months", "npv_savings"});
+    const SampleMetrics some = model.evaluate(rows, two);
+    CHECK(some.rig_total_cost.empty());
+    CHECK(some.rig_npv_cost.empty());
+    CHECK(some.cloud_total_cost.empty());
+    CHECK(some.discounted_payback_months.empty());
+    REQUIRE(some.npv_savings.size() == 1);
+    CHECK(some.npv_savings == all.npv_savings);
+    REQUIRE(some.payback_months.size() == 1);
+    for (std::size_t i = 0; i < rows.size() / 4; ++i) {
+        const double a = all.payback_months[0][i], b = some.payback_months[0][i];
+        CHECK(((std::isnan(a) && std::isnan(b)) || a == b));
+    }
+    const MetricSelection totals = MetricSelection::only({"total_cost"});
+    CHECK((totals.rig_total_cost && totals.cloud_total_cost && !totals.rig_npv_cost && !totals.npv_savings));
+    CHECK_THROWS_WITH(MetricSelection::only({"npv"}),
+                      "unknown metric \"npv\": expected total_cost, rig_npv_cost, npv_savings, payback_months or "
+                      "discounted_payback_months");
 }
 
 TEST_CASE("a key that moves a compounding rate runs lanes of the whole model instead", "[sample_model]") {

@@ -30,12 +30,17 @@ struct CrossingSearch {
         using ops = numeric_ops<T>;
         if (ops::all(found)) return;  // most months of a batch, once every lane has paid back
         const auto crosses = ops::logical_and(ops::logical_not(found), ops::less_equal(gap_end, 0.0));
+        months = ops::select(crosses, (month - 1.0) + fraction(gap_start, gap_end), months);
+        found = ops::logical_or(found, crosses);
+    }
+
+    /// How far into its month the crossing lies, for a month whose gap ends at or below zero.
+    static T fraction(const T& gap_start, const T& gap_end) {
+        using ops = numeric_ops<T>;
         const auto ahead_at_start = ops::less_equal(gap_start, 0.0);
         // In months where gap_start <= 0 the fraction is unused; guard its division anyway.
         const T denominator = ops::select(ahead_at_start, ops::fill_like(gap_start, 1.0), gap_start - gap_end);
-        const T fraction = ops::select(ahead_at_start, ops::fill_like(gap_start, 0.0), gap_start / denominator);
-        months = ops::select(crosses, (month - 1.0) + fraction, months);
-        found = ops::logical_or(found, crosses);
+        return ops::select(ahead_at_start, ops::fill_like(gap_start, 0.0), gap_start / denominator);
     }
 };
 

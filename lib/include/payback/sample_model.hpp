@@ -21,8 +21,26 @@
 
 namespace payback {
 
+/// Which per-sample metrics evaluate() computes. The others stay empty and cost nothing: the
+/// fastest path skips each payback search no one asked for. Monte Carlo, sweeps and tornado
+/// charts ask for all of them; a caller that reads one or two (a benchmark, a custom analysis)
+/// asks for just those.
+struct MetricSelection {
+    bool rig_total_cost = true;
+    bool rig_npv_cost = true;
+    bool cloud_total_cost = true;
+    bool npv_savings = true;
+    bool payback_months = true;
+    bool discounted_payback_months = true;
+
+    /// Only the metrics named: "total_cost" (the rig's and each cloud's), "rig_npv_cost",
+    /// "npv_savings", "payback_months", "discounted_payback_months". Throws std::invalid_argument
+    /// naming an unknown one.
+    static MetricSelection only(const std::vector<std::string>& names);
+};
+
 /// Per-sample metrics, one entry per sample (NaN where a metric does not exist, such as payback
-/// never reached).
+/// never reached); a metric not selected is empty.
 struct SampleMetrics {
     std::vector<double> rig_total_cost;
     std::vector<double> rig_npv_cost;
@@ -31,7 +49,9 @@ struct SampleMetrics {
     std::vector<std::vector<double>> payback_months;              ///< [cloud][sample]
     std::vector<std::vector<double>> discounted_payback_months;   ///< [cloud][sample]
 
-    void resize(std::size_t clouds, std::size_t samples);
+    /// Zeroed columns of `samples` for the selected metrics, on up to `threads` threads (0: one
+    /// per core): first touching the pages of a million samples is a large part of a fast run.
+    void resize(std::size_t clouds, std::size_t samples, const MetricSelection& selection = {}, int threads = 1);
 };
 
 struct EvaluationOptions {
@@ -41,6 +61,7 @@ struct EvaluationOptions {
     const std::atomic<bool>* cancel = nullptr;  ///< set to stop early; evaluate() then throws Cancelled
     /// false: lanes of the whole model even where superposition holds (the tests compare the two)
     bool superpose = true;
+    MetricSelection metrics;  ///< what to compute; the rest of SampleMetrics stays empty
 };
 
 struct Cancelled : std::runtime_error {
