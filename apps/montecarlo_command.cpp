@@ -144,7 +144,13 @@ void add_montecarlo_command(CLI::App& app) {
                      "Only these metrics, comma-separated (default all; fewer is faster): total_cost, npv_savings, "
                      "payback_months, discounted_payback_months")
         ->delimiter(',')
-        ->check(CLI::IsMember({"total_cost", "npv_savings", "payback_months", "discounted_payback_months"}));
+        ->check(CLI::Validator(
+            [](std::string& name) -> std::string {
+                for (const char* known : {"total_cost", "npv_savings", "payback_months", "discounted_payback_months"})
+                    if (name == known) return {};
+                return name + " is not one of total_cost, npv_savings, payback_months, discounted_payback_months";
+            },
+            "NAME"));
     add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
     add_example(*command, {"payback montecarlo scenarios/venus-2019-uncertain.toml --samples 100000 --lhs",
                            "payback montecarlo scenarios/venus-2019-uncertain.toml --format csv -o summary.csv"});

@@ -13,10 +13,10 @@
 // at sample rows before trusting it, and runs lanes of the whole model otherwise.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "gap_search.hpp"
 #include "payback/lanes.hpp"
 #include "payback/metrics.hpp"
 #include "payback/sample_model.hpp"
@@ -63,34 +63,14 @@ private:
         std::vector<int> feature;
         std::vector<double> coefficient;
     };
-    /// The gaps one payback search steps through: the coefficients of the features any month
-    /// uses, month-major (month m's in [m · width, (m + 1) · width), width the number of those
-    /// features); and per feature, the least and greatest change of its end-of-month coefficient
-    /// from one month to the next (over that month's weight: search_gaps), and its largest
-    /// coefficient, which bound how a sample's gap can move.
-    struct Gaps {
-        std::vector<int> feature;
-        std::vector<double> start, end;
-        std::vector<double> least_step, greatest_step, largest;
-        double weight_floor = 1.0;  ///< the least of the months' weights
-        std::vector<double> shape;  ///< per month, where the guesses look (superposition.cpp)
-        /// per bucket of the shape's scale [0, 1] (8 a month): how many months after the first
-        /// lie below the bucket's bottom
-        std::vector<std::uint32_t> months_below;
-    };
-    /// One search's gaps from the coefficient rows of each month's start and end.
-    static Gaps search_gaps(const std::vector<const std::vector<double>*>& start,
-                            const std::vector<const std::vector<double>*>& end);
     LaneBlock value(const Terms& terms, const std::vector<LaneBlock>& features) const;
-    /// The paybacks of the first `n` lanes, into out[0..n).
-    void paybacks(const Gaps& gaps, const std::vector<LaneBlock>& features, double* out, Eigen::Index n) const;
 
     std::vector<NonlinearFlow> flows_;
     std::vector<double> flow_at_base_;
     std::size_t keys_ = 0, clouds_ = 0;
     int months_ = 0;
     std::vector<Terms> totals_;  ///< the rig's total and NPV cost, then each cloud's total cost and NPV savings
-    std::vector<Gaps> searches_;  ///< per cloud: the payback's gaps, then the discounted payback's
+    std::vector<GapSearch> searches_;  ///< per cloud: the payback's, then the discounted payback's
     std::string why_not_;
 };
 
