@@ -23,7 +23,13 @@ public:
     /// order; NaN where the gap never ends a month at or below zero.
     void paybacks(const std::vector<LaneBlock>& features, double* out, Eigen::Index n) const;
 
+    /// Whether every sample's gap follows the scenario's own shape, so that its crossing is read
+    /// off the shape (constant monthly flows, nominal or discounted); else bounds and guesses.
+    bool along_shape() const { return along_shape_; }
+
 private:
+    void paybacks_along_shape(const std::vector<LaneBlock>& features, double* out, Eigen::Index n) const;
+
     std::size_t months_;
     /// The features any month uses, and their coefficients month-major (month m's in
     /// [m · width, (m + 1) · width), width the number of those features).
@@ -38,6 +44,11 @@ private:
     /// Per bucket of the shape's scale [0, 1] (8 a month): how many months after the first lie
     /// below the bucket's bottom.
     std::vector<std::uint32_t> months_below_;
+    /// Every feature's gap is first + (last - first) · shape_ at the months' ends and the same
+    /// with start_shape_ at their starts (to 1e-11 of its largest coefficient): constant monthly
+    /// flows, nominal or discounted.
+    bool along_shape_ = false;
+    std::vector<double> start_shape_;
 };
 
 }  // namespace payback

@@ -69,6 +69,7 @@ TEST_CASE("gap search: crossings worked by hand", "[gap_search]") {
         rows.end.push_back({100.0 - 30.0 * (m + 1), -10.0 * (m + 1)});
     }
     const GapSearch search = rows.search();
+    CHECK(search.along_shape());
     const std::vector<double> got = paybacks(search, {{1, 0}, {1, 1}, {1, 10}, {1, -3}, {1, -10}, {1, -2}});
     // x = 0: ends 70, 40, 10, -20: month index 3, from 10 to -20, a third of the way: 3.3333.
     CHECK(got[0] == Approx(3.0 + 10.0 / 30.0));
@@ -85,14 +86,17 @@ TEST_CASE("gap search: crossings worked by hand", "[gap_search]") {
 
 TEST_CASE("gap search: the same crossing as the month-by-month search, whatever the shape", "[gap_search][property]") {
     // Gaps shaped as the model makes them (constant flows, discounted, escalating, a one-off at
-    // the start) and shapes it does not (wiggles that fall and rise), over horizons from one
-    // month to twenty years; lanes with features across signs and sizes, so that crossings land
-    // at once, late, never, and on gaps that are not monotone.
+    // the start, each flow escalating at its own rate) and shapes it does not (wiggles that fall
+    // and rise), over horizons from one month to twenty years; lanes with features across signs
+    // and sizes, so that crossings land at once, late, never, and on gaps that are not monotone.
+    // Where every feature's flows share one profile the crossing is read off the scenario's own
+    // shape (along_shape); else the search bounds, guesses and steps. Both must agree with the
+    // month-by-month search.
     std::mt19937_64 random(2026);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
     int crossed = 0, never = 0;
     for (const int months : {1, 2, 7, 12, 60, 240}) {
-        for (int shape = 0; shape < 5; ++shape) {
+        for (int shape = 0; shape < 6; ++shape) {
             INFO(months << " months, shape " << shape);
             constexpr std::size_t features = 4;
             Rows rows;
@@ -113,7 +117,9 @@ TEST_CASE("gap search: the same crossing as the month-by-month search, whatever 
                 if (shape == 3) weight = std::pow(1.07, -t / 12.0) * (1.0 + 0.3 * std::sin(t));  // wiggly
                 std::vector<double> start = gap, end(features);
                 for (std::size_t a = 0; a < features; ++a) {
-                    const double own = shape == 4 ? (1.0 + 0.5 * std::sin(t * (a + 1.0))) : 1.0;  // each its own wiggle
+                    double own = 1.0;
+                    if (shape == 4) own = 1.0 + 0.5 * std::sin(t * (a + 1.0));                     // each its own wiggle
+                    if (shape == 5) own = std::pow(1.0 + 0.05 * a, std::floor(m / 12.0)) / (1.0 + t * 1e-3);  // own rates
                     end[a] = start[a] - flow[a] * weight * own;
                 }
                 rows.start.push_back(start);
@@ -121,6 +127,8 @@ TEST_CASE("gap search: the same crossing as the month-by-month search, whatever 
                 gap = end;
             }
             const GapSearch search = rows.search();
+            // One profile for every feature (or too few months to tell): along the shape.
+            CHECK(search.along_shape() == (shape <= 3 || months <= 2 || (shape == 5 && months <= 12)));
             std::vector<std::vector<double>> lanes;
             for (int i = 0; i < 400; ++i) {
                 std::vector<double> x{1.0};

@@ -123,3 +123,24 @@ TEST_CASE("stacking refuses samples of different structure", "[lanes]") {
     CHECK_THROWS_AS(stack_lanes(late), std::invalid_argument);
     CHECK_THROWS_AS(stack_lanes({}), std::invalid_argument);
 }
+
+TEST_CASE("lanes' powers equal std::pow: whole, fractional, shared and odd bases", "[lanes]") {
+    using ops = numeric_ops<LaneBlock>;
+    LaneBlock base;
+    for (Eigen::Index i = 0; i < base.size(); ++i) base[i] = 0.55 + 0.03 * static_cast<double>(i);  // 0.55 ... 1.0
+    for (const double exponent : {0.0, 1.0, 2.0, 5.0, 7.0, 20.0, 64.0, -3.0, 2.5, 1.0 / 12.0, -0.75, 65.0}) {
+        INFO("exponent " << exponent);
+        const LaneBlock got = ops::pow(base, exponent);
+        for (Eigen::Index i = 0; i < base.size(); ++i) CHECK(got[i] == Approx(std::pow(base[i], exponent)).epsilon(1e-14));
+    }
+    // One base in every lane: one scalar pow. Negative and zero bases, whole exponents.
+    CHECK(ops::pow(LaneBlock::Constant(1.07), -5.0 / 12.0)[3] == std::pow(1.07, -5.0 / 12.0));
+    LaneBlock odd = base;
+    odd[0] = -2.0;
+    odd[1] = 0.0;
+    const LaneBlock cubed = ops::pow(odd, 3.0), inverse = ops::pow(odd, -1.0);
+    CHECK(cubed[0] == -8.0);
+    CHECK(cubed[1] == 0.0);
+    CHECK(inverse[0] == -0.5);
+    CHECK(std::isinf(inverse[1]));
+}

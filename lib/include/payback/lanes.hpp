@@ -27,11 +27,21 @@ struct numeric_ops<Eigen::Array<double, Rows, 1>> {
     using mask = Eigen::Array<bool, Rows, 1>;
     // Most lanes share their discount, inflation and escalation rates (only uncertain inputs vary):
     // one scalar pow then serves every lane.
+    // A whole power (a part sold after whole years) by repeated squaring: a few multiplications,
+    // within a few units in the last place.
     // Otherwise exp(e·ln b), which Eigen vectorizes (its pow is a scalar call per lane), for the
     // positive bases the model has (1 + a rate, 1 - a resale rate); the rest take pow.
     static array pow(const array& base, double exponent) {
         if (base.size() > 1 && base.minCoeff() == base.maxCoeff())
             return array::Constant(base.size(), std::pow(base[0], exponent));
+        if (exponent == std::floor(exponent) && std::abs(exponent) <= 64.0) {
+            array result = array::Ones(base.size()), square = base;
+            for (auto e = static_cast<unsigned>(std::abs(exponent)); e > 0; e /= 2) {
+                if (e % 2 == 1) result *= square;
+                if (e > 1) square *= square;
+            }
+            return exponent < 0.0 ? array(result.inverse()) : result;
+        }
         if (exponent != 0.0 && base.minCoeff() > 0.0) return (base.log() * exponent).exp();
         return base.pow(exponent);
     }
