@@ -98,7 +98,8 @@ py::dict montecarlo_dict(MonteCarloResult&& r) {
         summaries.append(d);
     }
     py::dict wins;
-    for (std::size_t c = 0; c < r.clouds.size(); ++c) wins[py::str(r.clouds[c])] = r.probability_build_wins[c];
+    for (std::size_t c = 0; c < r.probability_build_wins.size(); ++c)  // none without npv_savings
+        wins[py::str(r.clouds[c])] = r.probability_build_wins[c];
     py::dict out;
     out["keys"] = r.keys;
     out["clouds"] = r.clouds;
