@@ -309,7 +309,7 @@ void bind_whatif(py::module_& m) {
         py::arg("axes"), py::arg("model"), py::arg("metrics"));
     m.def(
         "against_index",
-        [](const Scenario& s, std::optional<std::string> name) { return against_index(s, name); },
+        [](const Scenario& s, const std::optional<std::string>& name) { return against_index(s, name); },
         py::arg("scenario"), py::arg("name") = py::none(), py::call_guard<py::gil_scoped_release>());
 
     m.def(
