@@ -110,13 +110,13 @@ GapSearch::GapSearch(const std::vector<const std::vector<double>*>& start,
 
 // A block's paybacks: for each lane, the first month whose gap at its end is at or below zero,
 // and where in that month the gap crosses (CrossingSearch::fraction, with the gap at the month's
-// start: the months before leave a search unchanged). A lane's features bound how its gap can
-// change from one month to the next (the sum over them of the least and greatest change any
-// month gives each), with a margin far above rounding:
+// start: the months before leave a search unchanged). When every feature's gap follows the
+// scenario's own shape, paybacks_along_shape reads it off the shape. Otherwise a lane's features
+// bound how its gap can change from one month to the next (the sum over them of the least and
+// greatest change any month gives each), with a margin far above rounding:
 //   - a gap that falls every month is guessed to cross where it would if it kept the scenario's
-//     own shape from its first month to its last (shape_): exactly there when every feature
-//     moves its gap alike, as constant monthly flows do, nominal or discounted. Every lane's
-//     guess is checked at once; a wrong one steps to the month;
+//     own shape from its first month to its last (shape_). Every lane's guess is checked at once;
+//     a wrong one steps to the month;
 //   - a gap that never falls crosses in its first month or never;
 //   - the others go month by month, every such lane at once.
 void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Eigen::Index n) const {
@@ -174,7 +174,7 @@ void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Ei
     }
 
     // Each lane's state and guess: the last month whose shape lies below where the lane's gap
-    // would cross, plus one (a binary search of the shape).
+    // would cross, plus one (months_below_ and a look at the next month).
     enum State : unsigned char { settled, never, guessed, stepped };
     State state[lanes];
     alignas(32) double month[lanes];

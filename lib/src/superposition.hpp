@@ -8,9 +8,10 @@
 //     y0 + Σ slope·δ + Σ cross·δδ + Σ b·(φ − φ0)
 // where δ are the keys' offsets from the scenario, φ those flows, and every coefficient is
 // measured by running the engine: at the scenario, with each key at its probe, with each pair of
-// keys at their probes, and with each flow moved. The paybacks are then found by the engine's own
-// CrossingSearch over the superposed gaps. SampleModel checks the result against the exact model
-// at sample rows before trusting it, and runs lanes of the whole model otherwise.
+// keys at their probes, and with each flow moved. The paybacks are then found over the superposed
+// gaps by GapSearch (gap_search.hpp), with the engine's own crossing rule. SampleModel checks the
+// result against the exact model at sample rows before trusting it, and runs lanes of the whole
+// model otherwise.
 #pragma once
 
 #include <string>

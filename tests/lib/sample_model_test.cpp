@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "payback/metrics.hpp"
@@ -36,6 +37,14 @@ std::vector<double> rows_in_box(int samples, std::uint64_t seed) {
         rows.push_back(300.0 * u.at(s, 3));          // $/yr
     }
     return rows;
+}
+
+// The rows by superposition, and by lanes of the whole model.
+std::pair<SampleMetrics, SampleMetrics> superposed_and_lanes(const SampleModel& model, const std::vector<double>& rows,
+                                                             int chunk) {
+    EvaluationOptions whole_model = on(2, chunk);
+    whole_model.superpose = false;
+    return {model.evaluate(rows, on(2, chunk)), model.evaluate(rows, whole_model)};
 }
 
 void require_equal(const SampleMetrics& a, std::size_t i, const SampleMetrics& b, std::size_t j) {
@@ -88,10 +97,7 @@ TEST_CASE("superposition, lanes of the whole model and the scalar run agree, sal
     }
     REQUIRE(model.verify(std::vector<double>(rows.begin(), rows.begin() + 6 * 6)));
     CHECK(model.path_note() == "fast: superposed from the exact model's outputs at probe points");
-    EvaluationOptions whole_model = on(2, 64);
-    whole_model.superpose = false;
-    const SampleMetrics superposed = model.evaluate(rows, on(2, 64));
-    const SampleMetrics lanes = model.evaluate(rows, whole_model);
+    const auto [superposed, lanes] = superposed_and_lanes(model, rows, 64);
     int paid_back = 0;
     for (std::size_t i = 0; i < 200; ++i) {
         const std::vector<double> row(rows.begin() + 6 * i, rows.begin() + 6 * i + 6);
@@ -120,10 +126,7 @@ TEST_CASE("the superposed payback searches find every crossing, whatever the gap
     for (std::size_t i = 2; i < rows.size(); i += 4) rows[i] *= 2.0;  // cloud prices to $9/h: some pay back at once
     REQUIRE(model.verify(std::vector<double>(rows.begin(), rows.begin() + 4 * 6)));
     REQUIRE(model.path_note() == "fast: superposed from the exact model's outputs at probe points");
-    EvaluationOptions whole_model = on(2, 256);
-    whole_model.superpose = false;
-    const SampleMetrics superposed = model.evaluate(rows, on(2, 256));
-    const SampleMetrics lanes = model.evaluate(rows, whole_model);
+    const auto [superposed, lanes] = superposed_and_lanes(model, rows, 256);
     std::set<int> months, discounted_months;
     int never = 0, first_month = 0;
     for (std::size_t i = 0; i < rows.size() / 4; ++i) {
