@@ -12,7 +12,37 @@ namespace {
 
 constexpr std::size_t shape_buckets_per_month = 8;  // GapSearch::months_below_
 
+// A block's lanes in groups of 4, one vector register each (Eigen's Array4d).
+constexpr std::size_t lanes = LaneBlock::SizeAtCompileTime, group = 4, groups = lanes / group;
+using Group = Eigen::Array4d;
+
 }  // namespace
+
+void GapSearch::at_month(const std::vector<double>& coefficients, std::size_t m,
+                         const std::vector<LaneBlock>& features, double* gap) const {
+    const std::size_t width = feature_.size();
+    const double* c = coefficients.data() + m * width;
+    std::array<Group, groups> sum;  // one a group, in registers: additions that do not wait on each other
+    sum.fill(Group::Zero());
+    for (std::size_t a = 0; a < width; ++a) {
+        const double* x = features[static_cast<std::size_t>(feature_[a])].data();
+        for (std::size_t g = 0; g < groups; ++g) sum[g] += c[a] * Eigen::Map<const Group>(x + g * group);
+    }
+    for (std::size_t g = 0; g < groups; ++g) Eigen::Map<Group>(gap + g * group) = sum[g];
+}
+
+void GapSearch::at_rows(const std::vector<double>& coefficients, const std::int64_t* row,
+                        const std::vector<LaneBlock>& features, double* gap) const {
+    std::array<Group, groups> sum;
+    sum.fill(Group::Zero());
+    for (std::size_t a = 0; a < feature_.size(); ++a) {
+        const double* c = coefficients.data() + a;
+        const double* x = features[static_cast<std::size_t>(feature_[a])].data();
+        for (std::size_t g = 0, i = 0; g < groups; ++g, i += group)
+            sum[g] += Group(c[row[i]], c[row[i + 1]], c[row[i + 2]], c[row[i + 3]]) * Eigen::Map<const Group>(x + i);
+    }
+    for (std::size_t g = 0; g < groups; ++g) Eigen::Map<Group>(gap + g * group) = sum[g];
+}
 
 GapSearch::GapSearch(const std::vector<const std::vector<double>*>& start,
                      const std::vector<const std::vector<double>*>& end)
@@ -123,23 +153,9 @@ void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Ei
     if (along_shape_) return paybacks_along_shape(features, out, n);
     // Groups of 4 lanes in one vector register each (Eigen's Array4d), with sums that do not wait
     // on each other; per-lane decisions in plain loops.
-    constexpr std::size_t lanes = LaneBlock::SizeAtCompileTime, group = 4, groups = lanes / group;
-    using Group = Eigen::Array4d;
     const std::size_t width = feature_.size();
     const std::size_t months = months_;
     const auto feature = [&](std::size_t a) { return features[static_cast<std::size_t>(feature_[a])].data(); };
-    // Each lane's gap at month row[i] / width (coefficients: start_ or end_).
-    const auto gathered = [&](const std::vector<double>& coefficients, const std::int64_t* row, double* gap) {
-        std::array<Group, groups> sum;
-        sum.fill(Group::Zero());
-        for (std::size_t a = 0; a < width; ++a) {
-            const double* c = coefficients.data() + a;
-            const double* x = feature(a);
-            for (std::size_t g = 0, i = 0; g < groups; ++g, i += group)
-                sum[g] += Group(c[row[i]], c[row[i + 1]], c[row[i + 2]], c[row[i + 3]]) * Eigen::Map<const Group>(x + i);
-        }
-        for (std::size_t g = 0; g < groups; ++g) Eigen::Map<Group>(gap + g * group) = sum[g];
-    };
     // One lane's gap at the end (or start) of month m.
     const auto gap = [&](const std::vector<double>& coefficients, std::size_t m, std::size_t lane) {
         const double* c = coefficients.data() + m * width;
@@ -150,10 +166,8 @@ void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Ei
 
     // Every lane at once: the bounds, and the gaps at the ends of the first and last months.
     alignas(32) double greatest_rise[lanes], least_rise[lanes], scale[lanes], first[lanes], last[lanes];
-    const double* last_row = end_.data() + (months - 1) * width;
     for (std::size_t i = 0; i < lanes; i += group) {
         Group rise_bound = Group::Zero(), fall_bound = Group::Zero(), size = Group::Zero();
-        Group at_first = Group::Zero(), at_last = Group::Zero();
         for (std::size_t a = 0; a < width; ++a) {
             const Group x = Eigen::Map<const Group>(feature(a) + i);
             // x · (greatest step if x >= 0, else least), without a branch on the sign.
@@ -161,17 +175,15 @@ void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Ei
             rise_bound += positive * greatest_step_[a] + negative * least_step_[a];
             fall_bound += positive * least_step_[a] + negative * greatest_step_[a];
             size += x.abs() * largest_[a];
-            at_first += end_[a] * x;
-            at_last += last_row[a] * x;
         }
         // In money: a month's change is its weight (at least weight_floor) times the bound, and
         // only a falling bound's top and a rising one's bottom are read.
         Eigen::Map<Group>(greatest_rise + i) = rise_bound * weight_floor_;
         Eigen::Map<Group>(least_rise + i) = fall_bound * weight_floor_;
         Eigen::Map<Group>(scale + i) = size;
-        Eigen::Map<Group>(first + i) = at_first;
-        Eigen::Map<Group>(last + i) = at_last;
     }
+    at_month(end_, 0, features, first);
+    at_month(end_, months - 1, features, last);
 
     // Each lane's state and guess: the last month whose shape lies below where the lane's gap
     // would cross, plus one (months_below_ and a look at the next month).
@@ -207,14 +219,14 @@ void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Ei
     // zero. As the gap falls by at least -greatest_rise a month, g - 1 ended at or above
     // gap(g) - greatest_rise, which settles most without computing it.
     alignas(32) double month_end[lanes], before[lanes];
-    gathered(end_, row, month_end);
+    at_rows(end_, row, features, month_end);
     bool unsure = false;
     for (std::size_t i = 0; i < lanes; ++i)
         unsure = unsure || (state[i] == guessed && month_end[i] <= 0.0 && !(month_end[i] - greatest_rise[i] > 1e-9 * scale[i]));
     if (unsure) {
         alignas(32) std::int64_t row_before[lanes];
         for (std::size_t i = 0; i < lanes; ++i) row_before[i] = std::max<std::int64_t>(row[i] - static_cast<std::int64_t>(width), 0);
-        gathered(end_, row_before, before);
+        at_rows(end_, row_before, features, before);
     }
     for (std::size_t i = 0; i < lanes; ++i) {
         if (state[i] != guessed) continue;
@@ -237,20 +249,15 @@ void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Ei
     bool any_stepped = false;
     for (std::size_t i = 0; i < lanes; ++i) any_stepped = any_stepped || state[i] == stepped;
     for (std::size_t m = 0; any_stepped && m < months; ++m) {
-        alignas(32) double at_month[lanes];
-        const double* c = end_.data() + m * width;
-        std::array<Group, groups> sum;
-        sum.fill(Group::Zero());
-        for (std::size_t a = 0; a < width; ++a)
-            for (std::size_t g = 0; g < groups; ++g) sum[g] += c[a] * Eigen::Map<const Group>(feature(a) + g * group);
-        for (std::size_t g = 0; g < groups; ++g) Eigen::Map<Group>(at_month + g * group) = sum[g];
+        alignas(32) double here[lanes];
+        at_month(end_, m, features, here);
         any_stepped = false;
         for (std::size_t i = 0; i < lanes; ++i) {
             if (state[i] != stepped) continue;
-            if (at_month[i] <= 0.0) {
+            if (here[i] <= 0.0) {
                 state[i] = settled;
                 month[i] = static_cast<double>(m);
-                month_end[i] = at_month[i];
+                month_end[i] = here[i];
             } else {
                 any_stepped = m + 1 < months;
                 if (!any_stepped) state[i] = never;
@@ -264,7 +271,7 @@ void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Ei
         if (state[i] == settled && month[i] == 0.0) month_end[i] = first[i];
         row[i] = state[i] == settled ? static_cast<std::int64_t>(month[i]) * static_cast<std::int64_t>(width) : 0;
     }
-    gathered(start_, row, at_start);
+    at_rows(start_, row, features, at_start);
     for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
         out[i] = state[i] == settled ? month[i] + CrossingSearch<double>::fraction(at_start[i], month_end[i])
                                      : std::numeric_limits<double>::quiet_NaN();
@@ -276,25 +283,12 @@ void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Ei
 // last month ends at or below zero; never otherwise. No month but the first and the last is
 // computed, and no bound is needed: the shape is the same for every sample.
 void GapSearch::paybacks_along_shape(const std::vector<LaneBlock>& features, double* out, Eigen::Index n) const {
-    constexpr std::size_t lanes = LaneBlock::SizeAtCompileTime, group = 4;
-    using Group = Eigen::Array4d;
-    const std::size_t width = feature_.size(), months = months_;
-    const std::size_t last_row = (months - 1) * width;
+    const std::size_t months = months_;
     alignas(32) double first[lanes], last[lanes], first_start[lanes], last_start[lanes];
-    for (std::size_t i = 0; i < lanes; i += group) {
-        Group end_0 = Group::Zero(), end_n = Group::Zero(), start_0 = Group::Zero(), start_n = Group::Zero();
-        for (std::size_t a = 0; a < width; ++a) {
-            const Group x = Eigen::Map<const Group>(features[static_cast<std::size_t>(feature_[a])].data() + i);
-            end_0 += end_[a] * x;
-            end_n += end_[last_row + a] * x;
-            start_0 += start_[a] * x;
-            start_n += start_[last_row + a] * x;
-        }
-        Eigen::Map<Group>(first + i) = end_0;
-        Eigen::Map<Group>(last + i) = end_n;
-        Eigen::Map<Group>(first_start + i) = start_0;
-        Eigen::Map<Group>(last_start + i) = start_n;
-    }
+    at_month(end_, 0, features, first);
+    at_month(end_, months - 1, features, last);
+    at_month(start_, 0, features, first_start);
+    at_month(start_, months - 1, features, last_start);
     const auto buckets = static_cast<double>(months_below_.size() - 1);
     for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
         if (!(first[i] <= 0.0) && !(last[i] <= 0.0)) {  // above zero at the first month's end and the last's

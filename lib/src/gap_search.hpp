@@ -29,6 +29,12 @@ public:
 
 private:
     void paybacks_along_shape(const std::vector<LaneBlock>& features, double* out, Eigen::Index n) const;
+    /// Each lane's gap at the end (coefficients end_) or start (start_) of month m, into gap[16].
+    void at_month(const std::vector<double>& coefficients, std::size_t m, const std::vector<LaneBlock>& features,
+                  double* gap) const;
+    /// The same at each lane's own month, row[i] / (the features' count).
+    void at_rows(const std::vector<double>& coefficients, const std::int64_t* row, const std::vector<LaneBlock>& features,
+                 double* gap) const;
 
     std::size_t months_;
     /// The features any month uses, and their coefficients month-major (month m's in
