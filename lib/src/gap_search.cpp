@@ -18,6 +18,14 @@ using Group = Eigen::Array4d;
 
 }  // namespace
 
+std::size_t GapSearch::reaching(double crossing) const {
+    const auto buckets = static_cast<double>(months_below_.size() - 1);
+    const double bucket = crossing > 0.0 ? std::min(crossing, 1.0) * buckets : 0.0;  // NaN: 0
+    std::size_t below = months_below_[static_cast<std::size_t>(bucket)];
+    while (below + 1 < months_ && shape_[below + 1] < crossing) ++below;  // rarely more than once
+    return std::min(below + 1, months_ - 1);
+}
+
 void GapSearch::at_month(const std::vector<double>& coefficients, std::size_t m,
                          const std::vector<LaneBlock>& features, double* gap) const {
     const std::size_t width = feature_.size();
@@ -185,21 +193,13 @@ void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Ei
     at_month(end_, 0, features, first);
     at_month(end_, months - 1, features, last);
 
-    // Each lane's state and guess: the last month whose shape lies below where the lane's gap
-    // would cross, plus one (months_below_ and a look at the next month).
+    // Each lane's state and guess: where it would cross if it kept the shape (reaching).
     enum State : unsigned char { settled, never, guessed, stepped };
     State state[lanes];
     alignas(32) double month[lanes];
     alignas(32) std::int64_t row[lanes];
-    // Where each lane's gap would cross on the shape's scale, and the bucket that holds it: in a
-    // loop of its own, which the compiler vectorizes.
-    const auto buckets = static_cast<double>(months_below_.size() - 1);
-    alignas(32) double crossing[lanes], bucket[lanes];
-    for (std::size_t i = 0; i < lanes; ++i) {
-        crossing[i] = first[i] / (first[i] - last[i]);
-        const double inside = crossing[i] > 0.0 ? (crossing[i] < 1.0 ? crossing[i] : 1.0) : 0.0;  // NaN: 0
-        bucket[i] = std::floor(inside * buckets);
-    }
+    alignas(32) double crossing[lanes];  // on the shape's scale: in a loop of its own, which the compiler vectorizes
+    for (std::size_t i = 0; i < lanes; ++i) crossing[i] = first[i] / (first[i] - last[i]);
     for (std::size_t i = 0; i < lanes; ++i) {
         const bool falling = greatest_rise[i] <= -1e-9 * scale[i];
         const bool never_falls = least_rise[i] >= 1e-9 * scale[i];
@@ -208,11 +208,7 @@ void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Ei
                    : (falling || never_falls) && first_crosses                     ? settled
                    : falling                                                       ? guessed
                                                                                    : stepped;
-        // The months below the crossing's bucket, and the next month if it lies below the crossing
-        // too (exact when no bucket holds two months; else a guess all the same).
-        std::size_t below = months_below_[static_cast<std::size_t>(bucket[i])];
-        below += static_cast<std::size_t>(below + 1 < months && shape_[std::min(below + 1, months - 1)] < crossing[i]);
-        month[i] = state[i] == guessed ? static_cast<double>(std::min(below + 1, months - 1)) : 0.0;
+        month[i] = state[i] == guessed ? static_cast<double>(reaching(crossing[i])) : 0.0;
         row[i] = static_cast<std::int64_t>(month[i]) * static_cast<std::int64_t>(width);
     }
     // The guesses checked: a guess g that ends at or below zero is the month when g - 1 ends above
@@ -289,20 +285,13 @@ void GapSearch::paybacks_along_shape(const std::vector<LaneBlock>& features, dou
     at_month(end_, months - 1, features, last);
     at_month(start_, 0, features, first_start);
     at_month(start_, months - 1, features, last_start);
-    const auto buckets = static_cast<double>(months_below_.size() - 1);
     for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
         if (!(first[i] <= 0.0) && !(last[i] <= 0.0)) {  // above zero at the first month's end and the last's
             out[i] = std::numeric_limits<double>::quiet_NaN();
             continue;
         }
-        std::size_t month = 0;
-        if (!(first[i] <= 0.0)) {  // the first month shape reaches the crossing: the bucket, then up
-            const double crossing = first[i] / (first[i] - last[i]);  // in (0, 1]
-            const double bucket = crossing > 0.0 ? std::min(crossing, 1.0) * buckets : 0.0;  // NaN: 0
-            month = months_below_[static_cast<std::size_t>(bucket)];
-            while (month + 1 < months && shape_[month + 1] < crossing) ++month;
-            month = std::min(month + 1, months - 1);
-        }
+        // Above zero at the first month's end: the first month the shape reaches the crossing.
+        const std::size_t month = first[i] <= 0.0 ? 0 : reaching(first[i] / (first[i] - last[i]));
         const double end = first[i] + (last[i] - first[i]) * shape_[month];
         const double start = first_start[i] + (last_start[i] - first_start[i]) * start_shape_[month];
         out[i] = static_cast<double>(month) + CrossingSearch<double>::fraction(start, end);

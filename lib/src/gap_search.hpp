@@ -29,6 +29,9 @@ public:
 
 private:
     void paybacks_along_shape(const std::vector<LaneBlock>& features, double* out, Eigen::Index n) const;
+    /// The first month after the first whose shape reaches `crossing` (in (0, 1]; at most the
+    /// last month): where a gap that keeps the shape crosses zero.
+    std::size_t reaching(double crossing) const;
     /// Each lane's gap at the end (coefficients end_) or start (start_) of month m, into gap[16].
     void at_month(const std::vector<double>& coefficients, std::size_t m, const std::vector<LaneBlock>& features,
                   double* gap) const;
