@@ -64,6 +64,7 @@ nlohmann::json to_json(const MonteCarloArgs& args, const MonteCarloResult& r) {
             {"seed", args.seed},
             {"method", args.lhs ? "latin_hypercube" : "monte_carlo"},
             {"path", r.path_note},
+            {"isa", r.isa},
             {"seconds", r.seconds},
             {"metrics", metrics},
             {"probability_build_wins", wins}};
@@ -120,7 +121,7 @@ void run(const MonteCarloArgs& args) {
     }
     std::signal(SIGINT, SIG_DFL);
     bar.clear();
-    std::fprintf(stderr, "montecarlo: %s; %.3f s\n", r.path_note.c_str(), r.seconds);
+    std::fprintf(stderr, "montecarlo: %s; %s; %.3f s\n", r.path_note.c_str(), r.isa.c_str(), r.seconds);
     const Output& output = args.output;
     if (output.format == Format::json) emit(output, to_json(args, r).dump(2) + "\n");
     else if (output.format == Format::csv) emit(output, csv_report(args, r));

@@ -102,6 +102,7 @@ BenchResult read_result(const json& node, const std::string& source, std::size_t
     r.joules_per_sample = in.optional_number("joules_per_sample");
     if (const auto it = node.find("energy_source"); it != node.end() && it->is_string())
         r.energy_source = it->get<std::string>();
+    if (const auto it = node.find("isa"); it != node.end() && it->is_string()) r.isa = it->get<std::string>();
     return r;
 }
 
@@ -142,7 +143,8 @@ std::string to_json(const CalibrationProfile& profile) {
                            {"repeats", r.repeats},
                            {"gflops", r.gflops},
                            {"joules_per_sample", r.joules_per_sample ? json(*r.joules_per_sample) : json(nullptr)},
-                           {"energy_source", r.energy_source}});
+                           {"energy_source", r.energy_source},
+                           {"isa", r.isa}});
     return json{{"date", profile.date}, {"software", software}, {"results", results}}.dump(2) + "\n";
 }
 

@@ -19,6 +19,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "quantile_unchecked.hpp"
+
 namespace payback {
 
 namespace {
@@ -310,19 +312,14 @@ std::string check(const Distribution& d) {
     return std::visit([](const auto& shape) { return check_shape(shape); }, d.shape);
 }
 
-namespace {
-
-// For a distribution already checked and u in (0, 1).
-double quantile_unchecked(const Distribution& d, double u) {
+double detail::quantile_unchecked(const Distribution& d, double u) {
     return std::visit([u](const auto& shape) { return quantile_of(shape, u); }, d.shape);
 }
-
-}  // namespace
 
 double quantile(const Distribution& d, double u) {
     if (!(u > 0.0 && u < 1.0)) throw std::invalid_argument(fmt::format("quantile needs u in (0, 1), got {}", u));
     require_valid(d);
-    return quantile_unchecked(d, u);
+    return detail::quantile_unchecked(d, u);
 }
 
 double mean(const Distribution& d) {
@@ -338,10 +335,6 @@ std::string describe(const Distribution& d) {
 
 namespace payback {
 
-namespace {
-constexpr std::size_t table_intervals = 1024;
-}  // namespace
-
 QuantileFunction::QuantileFunction(const Distribution& d) : d_(d) {
     require_valid(d);
     const auto* pert = std::get_if<dist::Pert>(&d.shape);
@@ -350,15 +343,15 @@ QuantileFunction::QuantileFunction(const Distribution& d) : d_(d) {
     width_ = pert->high - pert->low;
     const boost::math::beta_distribution<double, DoublePolicy> beta(1.0 + pert->lambda * (pert->mode - pert->low) / width_,
                                                                     1.0 + pert->lambda * (pert->high - pert->mode) / width_);
-    const double n = static_cast<double>(table_intervals);
+    const double n = static_cast<double>(intervals);
     // The beta's log-density slope, f'/f = (a - 1)/x - (b - 1)/(1 - x), gives the inverse's second
     // derivative: x'' = -(f'/f) x'^2, with x' = 1 / f.
     const double a = beta.alpha(), b = beta.beta();
-    x_.resize(table_intervals + 1);
-    slope_.assign(2 * (table_intervals + 1), 0.0);
-    exact_.assign(table_intervals, false);
+    x_.resize(intervals + 1);
+    slope_.assign(2 * (intervals + 1), 0.0);
+    exact_.assign(intervals, false);
     exact_.front() = exact_.back() = true;
-    for (std::size_t j = 1; j < table_intervals; ++j) {
+    for (std::size_t j = 1; j < intervals; ++j) {
         const double x = boost::math::quantile(beta, static_cast<double>(j) / n);
         const double density = boost::math::pdf(beta, x);
         x_[j] = x;
@@ -367,7 +360,7 @@ QuantileFunction::QuantileFunction(const Distribution& d) : d_(d) {
         slope_[2 * j] = first;
         slope_[2 * j + 1] = -((a - 1.0) / x - (b - 1.0) / (1.0 - x)) * first * first;
     }
-    for (std::size_t j = 1; j + 1 < table_intervals; ++j) {
+    for (std::size_t j = 1; j + 1 < intervals; ++j) {
         if (slope_[2 * j] == 0.0 || slope_[2 * j + 2] == 0.0) {
             exact_[j] = true;
             continue;
@@ -377,28 +370,6 @@ QuantileFunction::QuantileFunction(const Distribution& d) : d_(d) {
             if (!(std::abs(interpolate(j, t) - want) <= 1e-12)) exact_[j] = true;
         }
     }
-}
-
-// Quintic Hermite on interval j at fraction t, in units of the range (the beta's [0, 1]): matches
-// the inverse's value, slope and curvature at both knots.
-double QuantileFunction::interpolate(std::size_t j, double t) const {
-    const double h = 1.0 / static_cast<double>(table_intervals);
-    const double t2 = t * t, t3 = t2 * t, t4 = t3 * t, t5 = t4 * t;
-    const double p0 = 1 - 10 * t3 + 15 * t4 - 6 * t5, p1 = 1 - p0;
-    const double v0 = t - 6 * t3 + 8 * t4 - 3 * t5, v1 = -4 * t3 + 7 * t4 - 3 * t5;
-    const double c0 = 0.5 * (t2 - 3 * t3 + 3 * t4 - t5), c1 = 0.5 * (t3 - 2 * t4 + t5);
-    return p0 * x_[j] + p1 * x_[j + 1] + h * (v0 * slope_[2 * j] + v1 * slope_[2 * j + 2]) +
-           h * h * (c0 * slope_[2 * j + 1] + c1 * slope_[2 * j + 3]);
-}
-
-double QuantileFunction::operator()(double u) const {
-    if (!(u > 0.0 && u < 1.0)) return quantile(d_, u);  // which says what is wrong
-    // d_ was checked when this was built: not again for each of a million draws.
-    if (x_.empty()) return quantile_unchecked(d_, u);
-    const double position = u * static_cast<double>(table_intervals);
-    const auto j = std::min(static_cast<std::size_t>(position), table_intervals - 1);
-    if (exact_[j]) return quantile_unchecked(d_, u);
-    return low_ + width_ * interpolate(j, position - static_cast<double>(j));
 }
 
 }  // namespace payback

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "payback/error.hpp"
+#include "payback/isa.hpp"
 #include "key_paths.hpp"
 #include "parallel.hpp"
 
@@ -78,6 +79,7 @@ MonteCarloResult montecarlo_result(const Scenario& scenario, SamplePlan plan, co
     r.inputs = std::move(plan.rows);
     r.metrics = std::move(metrics);
     r.path_note = model.path_note();
+    r.isa = active_isa();
     r.clouds = model.cloud_names();
     r.seconds = seconds;
 

@@ -10,16 +10,15 @@
 
 #include <fmt/format.h>
 
-#include "payback/cloud_cost.hpp"
 #include "payback/error.hpp"
-#include "payback/input_fields.hpp"
-#include "payback/lanes.hpp"
-#include "payback/metrics.hpp"
+#include "isa_dispatch.hpp"
 #include "key_paths.hpp"
 #include "parallel.hpp"
-#include "superposition.hpp"
+#include "sample_state.hpp"
 
 namespace payback {
+
+PAYBACK_ISA_DISPATCH(BatchKernels, batch_kernels)
 
 bool same_structure(const ModelInputs<double>& a, const ModelInputs<double>& b) {
     if (a.horizon_months != b.horizon_months || a.energy_kwh.size() != b.energy_kwh.size() ||
@@ -93,55 +92,9 @@ std::size_t field_index(ModelInputs<double>& in, const double* field) {
     return found;
 }
 
-template <class T>
-double at(const T& v, Eigen::Index i) {
-    if constexpr (std::is_same_v<T, double>) return v;
-    else return v[i];
-}
-
-// Copies lane `i` of `m` (or the scalar) to sample `offset + i` of `out`, for the metrics `out` holds.
-template <class T>
-void store(const Metrics<T>& m, SampleMetrics& out, std::size_t offset, Eigen::Index lanes) {
-    const auto copy = [&](const T& from, std::vector<double>& to) {
-        for (Eigen::Index i = 0; i < lanes; ++i) to[offset + static_cast<std::size_t>(i)] = at(from, i);
-    };
-    if (!out.rig_total_cost.empty()) copy(m.rig.total_cost, out.rig_total_cost);
-    if (!out.rig_npv_cost.empty()) copy(m.rig.npv_cost, out.rig_npv_cost);
-    for (std::size_t c = 0; c < out.cloud_total_cost.size(); ++c) copy(m.clouds[c].total_cost, out.cloud_total_cost[c]);
-    for (std::size_t c = 0; c < out.npv_savings.size(); ++c) copy(m.versus[c].npv_savings, out.npv_savings[c]);
-    for (std::size_t c = 0; c < out.payback_months.size(); ++c) copy(m.versus[c].payback_months, out.payback_months[c]);
-    for (std::size_t c = 0; c < out.discounted_payback_months.size(); ++c)
-        copy(m.versus[c].discounted_payback_months, out.discounted_payback_months[c]);
-}
-
 }  // namespace
 
-struct SampleModel::Impl {
-    Scenario scenario;
-    std::string text;  ///< the resolved scenario, parsed again with a sample's keys set
-    std::vector<std::string> keys;
-    std::vector<double> current;
-    std::vector<double> probes;
-    std::vector<std::string> clouds;
-    ModelInputs<double> base;
-    std::vector<double> v0;
-    std::vector<std::vector<double>> slope;  ///< [key][field]
-    struct Cross {
-        std::size_t i, j;
-        std::vector<double> per_field;
-    };
-    std::vector<Cross> cross;
-    std::vector<std::size_t> spend_fields;  ///< where each cloud's spend_per_month sits in the flat list
-    int hours_key = -1;
-    std::vector<int> price_key;  ///< per cloud: the key of its price_per_hour, or -1
-    std::vector<bool> bill_per_sample;  ///< per cloud: its bill rounds, and the keys move it
-    bool fast = true;
-    std::string note;
-    /// The fastest path, where it holds (superposition.hpp); null: lanes of the whole model.
-    std::unique_ptr<Superposition> superposition;
-    std::size_t hours_field = 0;
-    std::vector<std::array<std::size_t, 5>> part_fields;  ///< cost, then the resale curve's numbers
-
+struct SampleModel::Impl : SampleState {
     std::vector<Override> overrides(const double* row) const {
         std::vector<Override> out;
         for (std::size_t k = 0; k < keys.size(); ++k) out.push_back({keys[k], fmt::format("{:.17g}", row[k])});
@@ -276,34 +229,6 @@ struct SampleModel::Impl {
         note = "fast: superposed from the exact model's outputs at probe points";
     }
 
-    // The row of lane s of `n` samples: lanes past the last sample repeat it (a padded block).
-    const double* row_of(const double* rows, Eigen::Index n, Eigen::Index s) const {
-        return rows + static_cast<std::size_t>(std::min(s, n - 1)) * keys.size();
-    }
-
-    // Key k's offset from its current value in each lane, into `delta` (kept between blocks).
-    template <class L>
-    void deltas(std::vector<L>& delta, const double* rows, Eigen::Index n, Eigen::Index size) const {
-        const std::size_t width = keys.size();
-        delta.resize(width, L::Zero(size));
-        for (std::size_t k = 0; k < width; ++k) {
-            const double at = current[k];
-            double* lanes = delta[k].data();
-            for (Eigen::Index s = 0; s < size; ++s) lanes[s] = row_of(rows, n, s)[k] - at;
-        }
-    }
-
-    // Input number f of the flat list: base + Σ slope·δ + Σ cross·δδ.
-    template <class L>
-    L field(std::size_t f, const std::vector<L>& delta, Eigen::Index size) const {
-        L x = L::Constant(size, v0[f]);
-        for (std::size_t k = 0; k < delta.size(); ++k)
-            if (slope[k][f] != 0.0) x += slope[k][f] * delta[k];
-        for (const Cross& c : cross)
-            if (c.per_field[f] != 0.0) x += c.per_field[f] * delta[c.i] * delta[c.j];
-        return x;
-    }
-
     std::string describe(const double* row) const {
         std::string values;
         for (std::size_t k = 0; k < keys.size(); ++k) values += fmt::format("{}{} = {}", k ? ", " : "", keys[k], row[k]);
@@ -315,7 +240,7 @@ struct SampleModel::Impl {
         SampleMetrics want, got;
         want.resize(clouds.size(), 1);
         got.resize(clouds.size(), 1);
-        store(payback::evaluate(exact, false), want, 0, 1);
+        store_metrics(payback::evaluate(exact, false), want, 0, 1);
         superposed(row, 1, got, 0);
         const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || close(a, b); };
         bool ok = same(got.rig_total_cost[0], want.rig_total_cost[0]) && same(got.rig_npv_cost[0], want.rig_npv_cost[0]);
@@ -327,88 +252,6 @@ struct SampleModel::Impl {
         return ok;
     }
 
-    // Cloud c's bill for one sample (its row) at these hours of work.
-    double bill(std::size_t c, const double* row, double hours) const {
-        CloudOption cloud = scenario.clouds[c];
-        if (price_key[c] >= 0) cloud.price = units::money_per_hour(row[price_key[c]]);
-        return cloud_month(scenario, cloud, hours).spend;
-    }
-
-    // The metrics of `n` samples (n <= a block) by superposition, into samples `offset`... of `out`.
-    void superposed(const double* rows, Eigen::Index n, SampleMetrics& out, std::size_t offset) const {
-        const Eigen::Index size = LaneBlock::SizeAtCompileTime;
-        thread_local std::vector<LaneBlock> delta, flow;  // kept for the next block
-        deltas(delta, rows, n, size);
-        flow.clear();
-        for (const NonlinearFlow& f : superposition->flows()) {
-            if (f.kind == NonlinearFlow::Kind::part_sale) {
-                const auto& at = part_fields[f.index];
-                PartInputs<LaneBlock> part = part_shape<LaneBlock>(base.parts[f.index]);
-                part.cost = field(at[0], delta, size);
-                part.resale.annual_rate = field(at[1], delta, size);
-                part.resale.life_years = field(at[2], delta, size);
-                part.resale.salvage_fraction = field(at[3], delta, size);
-                part.resale.half_life_years = field(at[4], delta, size);
-                flow.push_back(sale_value(part));
-            } else {
-                const LaneBlock hours = field(hours_field, delta, size);
-                LaneBlock spend;
-                for (Eigen::Index s = 0; s < size; ++s)
-                    spend[s] = bill(f.index, row_of(rows, n, s), hours[s]);
-                flow.push_back(spend);
-            }
-        }
-        superposition->evaluate(delta, flow, out, offset, n);
-    }
-
-    // The inputs of `n` samples as lanes L (dynamic, or a fixed block padded with the last row):
-    // base + Σ slope·δ + Σ cross·δδ, cloud bills exactly.
-    template <class L>
-    ModelInputs<L> lanes(const double* rows, Eigen::Index n) const {
-        const Eigen::Index size = L::SizeAtCompileTime == Eigen::Dynamic ? n : Eigen::Index{L::SizeAtCompileTime};
-        std::vector<L> delta;
-        deltas(delta, rows, n, size);
-        ModelInputs<L> in = structure<L>();
-        std::size_t f = 0;
-        for_each_field(in, [&](L& x) { x = field(f++, delta, size); });
-        for (std::size_t c = 0; c < bill_per_sample.size(); ++c)
-            if (bill_per_sample[c])
-                for (Eigen::Index s = 0; s < size; ++s)
-                    in.clouds[c].spend_per_month[s] = bill(c, row_of(rows, n, s), in.training_hours[s]);
-        return in;
-    }
-
-    // The base's structure (months, parts' timing and methods) with lanes of type L for numbers.
-    template <class L>
-    ModelInputs<L> structure() const {
-        ModelInputs<L> out;
-        out.horizon_months = base.horizon_months;
-        out.energy_kwh.resize(base.energy_kwh.size());
-        out.energy_cost.resize(base.energy_cost.size());
-        out.rental_income.resize(base.rental_income.size());
-        out.rental_fees.resize(base.rental_fees.size());
-        out.loan.term_months = base.loan.term_months;
-        for (const PartInputs<double>& p : base.parts) out.parts.push_back(part_shape<L>(p));
-        out.clouds.resize(base.clouds.size());
-        return out;
-    }
-
-    // A part's timing, methods and schedules with lanes of type L for its numbers, all zero: the
-    // callers set them (fixed blocks would start undefined).
-    template <class L>
-    static PartInputs<L> part_shape(const PartInputs<double>& p) {
-        PartInputs<L> part;
-        for (L* x : {&part.cost, &part.resale.annual_rate, &part.resale.life_years, &part.resale.salvage_fraction,
-                     &part.resale.half_life_years})
-            x->setZero();
-        part.purchase_month = p.purchase_month;
-        part.sell_month = p.sell_month;
-        part.tax_depreciation = p.tax_depreciation;
-        part.wear_kept = p.wear_kept;
-        part.resale.method = p.resale.method;
-        part.resale.observed_fraction = p.resale.observed_fraction;
-        return part;
-    }
 };
 
 SampleModel::SampleModel(const Scenario& scenario, std::vector<std::string> keys, std::vector<double> probes)
@@ -519,17 +362,16 @@ SampleMetrics SampleModel::evaluate(const std::vector<double>& rows, const Evalu
                 }
                 const std::size_t begin = c * chunk, end = std::min(samples, begin + chunk);
                 if (m.fast) {  // in fixed blocks of lanes, the last one padded
-                    const bool superpose = m.superposition && options.superpose;
+                    const BatchKernels& kernels = batch_kernels();
+                    const auto block_metrics = m.superposition && options.superpose ? kernels.superposed : kernels.lanes;
                     for (std::size_t s = begin; s < end; s += LaneBlock::SizeAtCompileTime) {
                         const auto n = static_cast<Eigen::Index>(
                             std::min<std::size_t>(LaneBlock::SizeAtCompileTime, end - s));
-                        const double* block = rows.data() + s * width;
-                        if (superpose) m.superposed(block, n, out, s);
-                        else store(payback::evaluate(m.template lanes<LaneBlock>(block, n), false), out, s, n);
+                        block_metrics(m, rows.data() + s * width, n, out, s);
                     }
                 } else {
                     for (std::size_t s = begin; s < end; ++s)
-                        store(payback::evaluate(m.exact_inputs(rows.data() + s * width), false), out, s, 1);
+                        store_metrics(payback::evaluate(m.exact_inputs(rows.data() + s * width), false), out, s, 1);
                 }
                 done += 1;
                 if (report && options.progress) options.progress(static_cast<double>(done) / chunks);
@@ -556,7 +398,7 @@ SampleMetrics SampleModel::evaluate(const std::vector<double>& rows, const Evalu
 SampleMetrics SampleModel::evaluate_exactly(const std::vector<double>& row) const {
     SampleMetrics out;
     out.resize(impl_->clouds.size(), 1);
-    store(payback::evaluate(impl_->exact_inputs(row.data()), false), out, 0, 1);
+    store_metrics(payback::evaluate(impl_->exact_inputs(row.data()), false), out, 0, 1);
     return out;
 }
 

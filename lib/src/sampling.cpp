@@ -20,9 +20,13 @@
 #include <boost/math/distributions/normal.hpp>
 #include <fmt/format.h>
 
+#include "draw_kernels.hpp"
+#include "isa_dispatch.hpp"
 #include "parallel.hpp"
 
 namespace payback {
+
+PAYBACK_ISA_DISPATCH(DrawKernels, draw_kernels)
 
 namespace {
 
@@ -263,14 +267,10 @@ SampleMatrix draw(const std::vector<Distribution>& inputs, int samples, Sampling
     // Rows in chunks on every core: each cell depends on its row and column only, so the matrix is
     // the same whatever the thread count.
     constexpr int chunk = 4096;
+    const auto quantile_rows = draw_kernels().quantile_rows;
     detail::parallel_for(static_cast<std::size_t>((samples + chunk - 1) / chunk), [&](std::size_t c) {
-        const int first = static_cast<int>(c) * chunk, last = std::min(samples, first + chunk);
-        for (int s = first; s < last; ++s)
-            for (int i = 0; i < k; ++i) {
-                const double u = latin ? m.at(s, i)
-                                       : uniform01(seed, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(s));
-                m.at(s, i) = quantiles[static_cast<std::size_t>(i)](u);
-            }
+        const int first = static_cast<int>(c) * chunk;
+        quantile_rows(quantiles, latin, seed, m, first, std::min(samples, first + chunk));
     });
     if (!rank_correlation.empty() && samples >= 2) impose_rank_correlation(m, score_correlation(target), seed);
     return m;

@@ -1,24 +1,28 @@
 #include "cpu/kernels.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <limits>
 
 #include "cpu/scratch.hpp"
 
-#if defined(__x86_64__) || defined(__i386__)
+// Compiled once per instruction set (cmake/PaybackIsa.cmake): the x86-64-v3 variant has the AVX2/FMA
+// kernels, x86-64-v4 the same with AVX-512 tiles for the matrix products and the direct convolution,
+// the baseline the portable loops.
+#if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 #define PAYBACK_X86 1
-// Compiled for AVX2/FMA whatever the target flags; only called after the CPU check below.
-#define PAYBACK_AVX2 __attribute__((target("avx2,fma")))
+#endif
+#if PAYBACK_X86 && defined(__AVX512F__)
+#define PAYBACK_AVX512 1
 #endif
 
 namespace payback::bench::cpu {
 namespace {
 
-// ---- Portable kernels: plain loops the compiler vectorizes as far as its target flags allow. ----
+// ---- Portable kernels: plain loops the compiler vectorizes as far as its target flags allow; the
+// baseline variant's, unused (but for pooling) where the AVX2 kernels are. ----
 
-void gemm_portable(int m, int n, int k, MatrixView a, MatrixView b, float* c, std::ptrdiff_t ldc, bool accumulate) {
+[[maybe_unused]] void gemm_portable(int m, int n, int k, MatrixView a, MatrixView b, float* c, std::ptrdiff_t ldc, bool accumulate) {
     for (int i = 0; i < m; ++i) {
         float* ci = c + i * ldc;
         if (!accumulate) std::fill(ci, ci + n, 0.0f);
@@ -30,7 +34,7 @@ void gemm_portable(int m, int n, int k, MatrixView a, MatrixView b, float* c, st
     }
 }
 
-void gemm_abt_portable(int m, int n, int k, const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb,
+[[maybe_unused]] void gemm_abt_portable(int m, int n, int k, const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb,
                        float* c, std::ptrdiff_t ldc, bool accumulate) {
     for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j) {
@@ -40,7 +44,7 @@ void gemm_abt_portable(int m, int n, int k, const float* a, std::ptrdiff_t lda, 
         }
 }
 
-void conv_rows_portable(int m, int k, int rows, int width, const float* w, const float* x, const int* offsets,
+[[maybe_unused]] void conv_rows_portable(int m, int k, int rows, int width, const float* w, const float* x, const int* offsets,
                         std::ptrdiff_t x_row, float* y, bool accumulate) {
     const std::ptrdiff_t plane = std::ptrdiff_t(rows) * width;
     for (int o = 0; o < m; ++o)
@@ -55,7 +59,7 @@ void conv_rows_portable(int m, int k, int rows, int width, const float* w, const
         }
 }
 
-void conv_rows_weight_grad_portable(int m, int k, int rows, int width, const float* dy, const float* x,
+[[maybe_unused]] void conv_rows_weight_grad_portable(int m, int k, int rows, int width, const float* dy, const float* x,
                                     const int* offsets, std::ptrdiff_t x_row, float* dw, bool accumulate) {
     for (int o = 0; o < m; ++o)
         for (int p = 0; p < k; ++p) {
@@ -94,15 +98,10 @@ void max_pool_plane_portable(const float* x, int height, int width, int kernel, 
 
 #if PAYBACK_X86
 
-bool cpu_has_avx2_fma() {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-}
-
 thread_local Scratch packed_a_scratch;
 thread_local Scratch packed_b_scratch;
 
-PAYBACK_AVX2 inline __m256i lanes_below(int count) {
+inline __m256i lanes_below(int count) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
@@ -117,12 +116,12 @@ constexpr int col_block = 3072;   // columns of B packed at once
 constexpr int tiny_depth = 16;    // below this a tile is mostly its stores (a batch-4 weight gradient)
 
 /// Lanes [lo, hi) of a vector whose first lane is number `first`.
-PAYBACK_AVX2 inline __m256i lanes_between(int lo, int hi, int first) {
+inline __m256i lanes_between(int lo, int hi, int first) {
     return _mm256_andnot_si256(lanes_below(lo - first), lanes_below(hi - first));
 }
 
 /// Columns [skip, cols) of a row of sixteen: set, or added to.
-__attribute__((target("avx2,fma"), always_inline)) inline void store_row(float* c, __m256 lo, __m256 hi, bool whole,
+__attribute__((always_inline)) inline void store_row(float* c, __m256 lo, __m256 hi, bool whole,
                                                                          __m256i mask0, __m256i mask1, bool accumulate) {
     if (whole) {
         if (accumulate) lo = _mm256_add_ps(lo, _mm256_loadu_ps(c)), hi = _mm256_add_ps(hi, _mm256_loadu_ps(c + 8));
@@ -145,7 +144,7 @@ enum class Part { all, wide_edge, narrow_edge };
 /// Row p of B at b + p·ldb, or at b + offsets[p] when Indirect (a convolution's input read in place).
 /// Stores columns [skip, cols) of the tile.
 template <Part P, bool Indirect = false>
-PAYBACK_AVX2 void tile_6x16(int depth, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+void tile_6x16(int depth, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
                             std::ptrdiff_t ldc, int rows, int cols, bool accumulate, const int* offsets = nullptr,
                             int skip = 0) {
     constexpr bool second = P != Part::narrow_edge;
@@ -190,7 +189,7 @@ PAYBACK_AVX2 void tile_6x16(int depth, const float* a, const float* b, std::ptrd
 
 /// The tile for columns [0, cols) of B read in place, by how far they reach.
 template <bool Indirect = false>
-PAYBACK_AVX2 void edge_tile(int depth, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
+void edge_tile(int depth, const float* a, const float* b, std::ptrdiff_t ldb, float* c,
                             std::ptrdiff_t ldc, int rows, int cols, bool accumulate, const int* offsets = nullptr) {
     if (cols == tile_cols)
         tile_6x16<Part::all, Indirect>(depth, a, b, ldb, c, ldc, rows, cols, accumulate, offsets);
@@ -200,8 +199,66 @@ PAYBACK_AVX2 void edge_tile(int depth, const float* a, const float* b, std::ptrd
         tile_6x16<Part::narrow_edge, Indirect>(depth, a, b, ldb, c, ldc, rows, cols, accumulate, offsets);
 }
 
+#if PAYBACK_AVX512
+// ---- AVX-512 (the x86-64-v4 variant): a 6×32 tile of C in 12 of the 32 zmm registers, each step of k
+// broadcasting six elements of A against two 16-lane loads of B; the edges masked, loads and stores. ----
+
+constexpr int wide_tile_cols = 32;
+
+/// The first `count` of 16 lanes (none for count <= 0, all for count >= 16).
+inline __mmask16 first_lanes(int count) {
+    return count <= 0 ? __mmask16(0) : count >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << count) - 1);
+}
+
+/// Columns [skip, cols) of a row of 32: set, or added to.
+__attribute__((always_inline)) inline void store_wide_row(float* c, __m512 lo, __m512 hi, __mmask16 mask0,
+                                                          __mmask16 mask1, bool accumulate) {
+    if (accumulate) {
+        lo = _mm512_add_ps(lo, _mm512_maskz_loadu_ps(mask0, c));
+        hi = _mm512_add_ps(hi, _mm512_maskz_loadu_ps(mask1, c + 16));
+    }
+    _mm512_mask_storeu_ps(c, mask0, lo);
+    _mm512_mask_storeu_ps(c + 16, mask1, hi);
+}
+
+/// tile_6x16's contract for 32 columns: row p of B at b + p·ldb, or at b + offsets[p] when Indirect;
+/// columns past `cols` are neither loaded nor stored, nor those before `skip`.
+template <bool Indirect = false>
+void tile_6x32(int depth, const float* a, const float* b, std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc, int rows,
+               int cols, bool accumulate, const int* offsets = nullptr, int skip = 0) {
+    const __mmask16 load0 = first_lanes(cols), load1 = first_lanes(cols - 16);
+    __m512 c00 = _mm512_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
+    __m512 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+    for (int p = 0; p < depth; ++p, a += tile_rows) {
+        const float* bp = Indirect ? b + offsets[p] : b + p * ldb;
+        const __m512 b0 = _mm512_maskz_loadu_ps(load0, bp), b1 = _mm512_maskz_loadu_ps(load1, bp + 16);
+        __m512 ai = _mm512_set1_ps(a[0]);
+        c00 = _mm512_fmadd_ps(ai, b0, c00), c01 = _mm512_fmadd_ps(ai, b1, c01);
+        ai = _mm512_set1_ps(a[1]);
+        c10 = _mm512_fmadd_ps(ai, b0, c10), c11 = _mm512_fmadd_ps(ai, b1, c11);
+        ai = _mm512_set1_ps(a[2]);
+        c20 = _mm512_fmadd_ps(ai, b0, c20), c21 = _mm512_fmadd_ps(ai, b1, c21);
+        ai = _mm512_set1_ps(a[3]);
+        c30 = _mm512_fmadd_ps(ai, b0, c30), c31 = _mm512_fmadd_ps(ai, b1, c31);
+        ai = _mm512_set1_ps(a[4]);
+        c40 = _mm512_fmadd_ps(ai, b0, c40), c41 = _mm512_fmadd_ps(ai, b1, c41);
+        ai = _mm512_set1_ps(a[5]);
+        c50 = _mm512_fmadd_ps(ai, b0, c50), c51 = _mm512_fmadd_ps(ai, b1, c51);
+    }
+    // Rows past `rows` exist in A's zero-padded panel, not in C.
+    const __mmask16 mask0 = load0 & ~first_lanes(skip), mask1 = load1 & ~first_lanes(skip - 16);
+    store_wide_row(c, c00, c01, mask0, mask1, accumulate);
+    if (rows > 1) store_wide_row(c + ldc, c10, c11, mask0, mask1, accumulate);
+    if (rows > 2) store_wide_row(c + 2 * ldc, c20, c21, mask0, mask1, accumulate);
+    if (rows > 3) store_wide_row(c + 3 * ldc, c30, c31, mask0, mask1, accumulate);
+    if (rows > 4) store_wide_row(c + 4 * ldc, c40, c41, mask0, mask1, accumulate);
+    if (rows > 5) store_wide_row(c + 5 * ldc, c50, c51, mask0, mask1, accumulate);
+}
+
+#endif
+
 /// Rows [0, m) × columns [0, k) of A as 6-row panels, each k × 6 (zero rows past m).
-PAYBACK_AVX2 void pack_a(int m, int k, MatrixView a, float* out) {
+void pack_a(int m, int k, MatrixView a, float* out) {
     for (int i0 = 0; i0 < m; i0 += tile_rows) {
         const int rows = std::min(tile_rows, m - i0);
         for (int p = 0; p < k; ++p) {
@@ -212,7 +269,7 @@ PAYBACK_AVX2 void pack_a(int m, int k, MatrixView a, float* out) {
 }
 
 /// 8 rows of 8 floats (src, rows `ld` apart) transposed into 8 rows of 8 floats `out_ld` apart.
-PAYBACK_AVX2 void transpose_8x8(const float* src, std::ptrdiff_t ld, float* out, std::ptrdiff_t out_ld) {
+void transpose_8x8(const float* src, std::ptrdiff_t ld, float* out, std::ptrdiff_t out_ld) {
     __m256 r[8], t[8];
 #pragma GCC unroll 8
     for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(src + i * ld);
@@ -235,37 +292,39 @@ PAYBACK_AVX2 void transpose_8x8(const float* src, std::ptrdiff_t ld, float* out,
     }
 }
 
-/// Rows [0, k) × columns [0, n) of B as 16-column panels, each k × 16 (zero columns past n).
-PAYBACK_AVX2 void pack_b(int k, int n, MatrixView b, float* out) {
-    for (int j0 = 0; j0 < n; j0 += tile_cols, out += std::ptrdiff_t(k) * tile_cols) {
-        const int cols = std::min(tile_cols, n - j0);
+/// Rows [0, k) × columns [0, n) of B as Cols-column panels, each k × Cols (zero columns past n).
+template <int Cols>
+void pack_b(int k, int n, MatrixView b, float* out) {
+    for (int j0 = 0; j0 < n; j0 += Cols, out += std::ptrdiff_t(k) * Cols) {
+        const int cols = std::min(Cols, n - j0);
         const float* src = b.data + j0 * b.col_stride;
         int p = 0;
-        if (b.row_stride == 1 && cols == tile_cols) {  // Bᵀ stored row-major (a weight matrix): transpose 8×8 blocks
+        if (b.row_stride == 1 && cols == Cols) {  // Bᵀ stored row-major (a weight matrix): transpose 8×8 blocks
             for (; p + 8 <= k; p += 8)
-                for (int j = 0; j < tile_cols; j += 8)
-                    transpose_8x8(src + p + j * b.col_stride, b.col_stride, out + p * tile_cols + j, tile_cols);
+                for (int j = 0; j < Cols; j += 8)
+                    transpose_8x8(src + p + j * b.col_stride, b.col_stride, out + p * Cols + j, Cols);
         }
         for (; p < k; ++p) {
-            float* o = out + p * tile_cols;
+            float* o = out + p * Cols;
             const float* row = src + p * b.row_stride;
-            if (b.col_stride == 1 && cols == tile_cols) {
-                _mm256_storeu_ps(o, _mm256_loadu_ps(row));
-                _mm256_storeu_ps(o + 8, _mm256_loadu_ps(row + 8));
+            if (b.col_stride == 1 && cols == Cols) {
+#pragma GCC unroll 4
+                for (int j = 0; j < Cols; j += 8) _mm256_storeu_ps(o + j, _mm256_loadu_ps(row + j));
             } else {
-                for (int j = 0; j < tile_cols; ++j) o[j] = j < cols ? row[j * b.col_stride] : 0.0f;
+                for (int j = 0; j < Cols; ++j) o[j] = j < cols ? row[j * b.col_stride] : 0.0f;
             }
         }
     }
 }
 
-PAYBACK_AVX2 void gemm_avx2(int m, int n, int k, MatrixView a, MatrixView b, float* c, std::ptrdiff_t ldc,
-                            bool accumulate) {
+/// The BLIS loops around a register tile of tile_rows × Cols (16 with AVX2, 32 with AVX-512).
+template <int Cols>
+void gemm_blocked(int m, int n, int k, MatrixView a, MatrixView b, float* c, std::ptrdiff_t ldc, bool accumulate) {
     // Packing B costs a pass over it; it pays when several row tiles reuse each panel, and is needed
     // when B's rows are not contiguous.
     const bool packed_b = b.col_stride != 1 || m > 4 * tile_rows;
     float* a_panels = packed_a_scratch.get(std::size_t(row_block) * depth_block);
-    float* b_panels = packed_b ? packed_b_scratch.get(std::size_t(depth_block) * (col_block + tile_cols)) : nullptr;
+    float* b_panels = packed_b ? packed_b_scratch.get(std::size_t(depth_block) * (col_block + Cols)) : nullptr;
     // With one tile of rows and B read in place, nothing reuses B: sweep it a few rows at a time,
     // each row left to right, rather than down 256 rows 16 columns at a time (rows of a weight matrix
     // are 4 or 12 KB apart, and every load would start a new stream).
@@ -276,30 +335,44 @@ PAYBACK_AVX2 void gemm_avx2(int m, int n, int k, MatrixView a, MatrixView b, flo
             const int kc = std::min(depth_step, k - pc);
             const bool add = accumulate || pc > 0;
             const MatrixView b_block{b.data + pc * b.row_stride + jc * b.col_stride, b.row_stride, b.col_stride};
-            if (packed_b) pack_b(kc, nc, b_block, b_panels);
+            if (packed_b) pack_b<Cols>(kc, nc, b_block, b_panels);
             for (int ic = 0; ic < m; ic += row_block) {
                 const int mc = std::min(row_block, m - ic);
                 pack_a(mc, kc, {a.data + ic * a.row_stride + pc * a.col_stride, a.row_stride, a.col_stride}, a_panels);
                 const auto tile = [&](int ir, int jr) {
-                    const int rows = std::min(tile_rows, mc - ir), cols = std::min(tile_cols, nc - jr);
+                    const int rows = std::min(tile_rows, mc - ir), cols = std::min(Cols, nc - jr);
                     const float* ap = a_panels + std::ptrdiff_t(ir) * kc;
                     const float* bp = packed_b ? b_panels + std::ptrdiff_t(jr) * kc : b_block.data + jr;
                     float* ct = c + (ic + ir) * ldc + jc + jr;
+#if PAYBACK_AVX512
+                    if constexpr (Cols == wide_tile_cols) {  // masks at the edges, packed or not
+                        tile_6x32(kc, ap, bp, packed_b ? Cols : b.row_stride, ct, ldc, rows, cols, add);
+                        return;
+                    }
+#endif
                     if (packed_b)  // zero-padded: always sixteen columns to load
                         tile_6x16<Part::all>(kc, ap, bp, tile_cols, ct, ldc, rows, cols, add);
                     else
                         edge_tile(kc, ap, bp, b.row_stride, ct, ldc, rows, cols, add);
                 };
                 if (kc > tiny_depth) {  // a panel of B stays in L1 for every tile of rows
-                    for (int jr = 0; jr < nc; jr += tile_cols)
+                    for (int jr = 0; jr < nc; jr += Cols)
                         for (int ir = 0; ir < mc; ir += tile_rows) tile(ir, jr);
                 } else {  // a rank-k update, bound by writing C: along its rows, not down its columns
                     for (int ir = 0; ir < mc; ir += tile_rows)
-                        for (int jr = 0; jr < nc; jr += tile_cols) tile(ir, jr);
+                        for (int jr = 0; jr < nc; jr += Cols) tile(ir, jr);
                 }
             }
         }
     }
+}
+
+void gemm_simd(int m, int n, int k, MatrixView a, MatrixView b, float* c, std::ptrdiff_t ldc, bool accumulate) {
+#if PAYBACK_AVX512
+    gemm_blocked<wide_tile_cols>(m, n, k, a, b, c, ldc, accumulate);
+#else
+    gemm_blocked<tile_cols>(m, n, k, a, b, c, ldc, accumulate);
+#endif
 }
 
 // ---- gemm_abt: dot products of rows. An R×C tile of C keeps R·C vector accumulators (at most 3×4
@@ -309,7 +382,7 @@ constexpr int dot_depth_block = 512;  // k per pass: 3 + 4 rows of 2 KB in L1
 constexpr int dot_max_rows = 16;      // more rows of A go to the packed kernel
 
 /// Four 8-lane vectors to their four sums.
-PAYBACK_AVX2 inline __m128 sum4(__m256 x0, __m256 x1, __m256 x2, __m256 x3) {
+inline __m128 sum4(__m256 x0, __m256 x1, __m256 x2, __m256 x3) {
     const __m256 s = _mm256_hadd_ps(_mm256_hadd_ps(x0, x1), _mm256_hadd_ps(x2, x3));
     return _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
 }
@@ -323,7 +396,7 @@ struct StridedRows {
 
 /// One step of 8 along k for an R×C tile (B's row j at b[j] + offset); masked loads for the tail of k.
 template <int R, int C, bool Masked, class Rows>
-__attribute__((target("avx2,fma"), always_inline)) inline void dot_step(const float* a, std::ptrdiff_t lda,
+__attribute__((always_inline)) inline void dot_step(const float* a, std::ptrdiff_t lda,
                                                                         const Rows& b, std::ptrdiff_t offset,
                                                                         __m256 (&acc)[R][4], __m256i mask) {
     __m256 av[R];
@@ -347,7 +420,7 @@ __attribute__((target("avx2,fma"), always_inline)) inline void dot_step(const fl
 
 /// C[r][j] (+)= A row r · B row j; stored as C[j][r] when Transposed.
 template <int R, int C, bool Transposed = false>
-PAYBACK_AVX2 void dot_tile(int depth, const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb,
+void dot_tile(int depth, const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb,
                            float* c, std::ptrdiff_t ldc, bool accumulate) {
     __m256 acc[R][4];
 #pragma GCC unroll 4
@@ -393,11 +466,11 @@ constexpr DotTile transposed_dot_tiles[3][4] = {
 /// of B per FMA).
 int dot_rows(int remaining) { return remaining == 4 ? 2 : std::min(3, remaining); }
 
-PAYBACK_AVX2 void gemm_abt_avx2(int m, int n, int k, const float* a, std::ptrdiff_t lda, const float* b,
+void gemm_abt_avx2(int m, int n, int k, const float* a, std::ptrdiff_t lda, const float* b,
                                 std::ptrdiff_t ldb, float* c, std::ptrdiff_t ldc, bool accumulate) {
     // Many rows of A reuse each row of B: the broadcast kernel with B transposed into packed panels
     // moves less data per FMA (a dot tile streams 4 rows of B from L2 per 12 FMAs).
-    if (m > dot_max_rows) return gemm_avx2(m, n, k, {a, lda, 1}, {b, 1, ldb}, c, ldc, accumulate);
+    if (m > dot_max_rows) return gemm_simd(m, n, k, {a, lda, 1}, {b, 1, ldb}, c, ldc, accumulate);
     if (m <= 4) {
         // At most four rows of A (a batch of 4): tiles of 3 rows of B by all of A, so that each row
         // of B (a weight matrix, read from memory) is read once, with 7 loads per 12 FMAs.
@@ -424,7 +497,7 @@ PAYBACK_AVX2 void gemm_abt_avx2(int m, int n, int k, const float* a, std::ptrdif
 // ---- Direct convolution: the tile kernels with B's rows (or the dot tiles' B rows) taken from the
 // input in place, one output row at a time. ----
 
-PAYBACK_AVX2 void conv_rows_avx2(int m, int k, int rows, int width, const float* w, const float* x, const int* offsets,
+void conv_rows_simd(int m, int k, int rows, int width, const float* w, const float* x, const int* offsets,
                                  std::ptrdiff_t x_row, float* y, bool accumulate) {
     const std::ptrdiff_t plane = std::ptrdiff_t(rows) * width;
     const int panels = (m + tile_rows - 1) / tile_rows;
@@ -437,6 +510,12 @@ PAYBACK_AVX2 void conv_rows_avx2(int m, int k, int rows, int width, const float*
             const int tile_m = std::min(tile_rows, m - panel * tile_rows);
             float* yr = y + panel * tile_rows * plane + r * width;
             const float* xr = x + r * x_row;
+#if PAYBACK_AVX512
+            for (int q = 0; q < width; q += wide_tile_cols)  // the last tile masked
+                tile_6x32<true>(k, ap, xr + q, 0, yr + q, plane, tile_m, std::min(wide_tile_cols, width - q),
+                                accumulate, offsets);
+            continue;
+#endif
             for (int t = 0; t < whole_tiles; ++t)
                 tile_6x16<Part::all, true>(k, ap, xr + t * tile_cols, 0, yr + t * tile_cols, plane, tile_m, tile_cols,
                                            accumulate, offsets);
@@ -456,7 +535,7 @@ PAYBACK_AVX2 void conv_rows_avx2(int m, int k, int rows, int width, const float*
 
 /// An R×C tile of dw: R output channels by C taps, summed over every output position.
 template <int R, int C>
-PAYBACK_AVX2 void conv_grad_tile(int rows, int width, const float* dy, std::ptrdiff_t plane, const float* x,
+void conv_grad_tile(int rows, int width, const float* dy, std::ptrdiff_t plane, const float* x,
                                  const int* offsets, std::ptrdiff_t x_row, float* dw, std::ptrdiff_t ldw,
                                  bool accumulate) {
     __m256 acc[R][4];
@@ -500,7 +579,7 @@ constexpr ConvGradTile conv_grad_tiles[3][4] = {
     {conv_grad_tile<3, 1>, conv_grad_tile<3, 2>, conv_grad_tile<3, 3>, conv_grad_tile<3, 4>},
 };
 
-PAYBACK_AVX2 void conv_rows_weight_grad_avx2(int m, int k, int rows, int width, const float* dy, const float* x,
+void conv_rows_weight_grad_avx2(int m, int k, int rows, int width, const float* dy, const float* x,
                                              const int* offsets, std::ptrdiff_t x_row, float* dw, bool accumulate) {
     const std::ptrdiff_t plane = std::ptrdiff_t(rows) * width;
     for (int p = 0; p < k; p += 4) {
@@ -517,12 +596,12 @@ PAYBACK_AVX2 void conv_rows_weight_grad_avx2(int m, int k, int rows, int width, 
 
 /// Elements 0, 2, …, 14 of the sixteen in a, b (Odd: 1, 3, …, 15).
 template <bool Odd>
-PAYBACK_AVX2 inline __m256 deinterleave(__m256 a, __m256 b) {
+inline __m256 deinterleave(__m256 a, __m256 b) {
     const __m256 t = Odd ? _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)) : _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
     return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(t), _MM_SHUFFLE(3, 1, 2, 0)));
 }
 
-PAYBACK_AVX2 void max_pool2_plane_avx2(const float* x, int height, int width, bool relu, float* y, std::int32_t* argmax,
+void max_pool2_plane_avx2(const float* x, int height, int width, bool relu, float* y, std::int32_t* argmax,
                                        std::int32_t index_offset) {
     const int out_height = height / 2, out_width = width / 2;
     const __m256i columns = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
@@ -553,15 +632,11 @@ PAYBACK_AVX2 void max_pool2_plane_avx2(const float* x, int height, int width, bo
     }
 }
 
-std::atomic<bool> simd_enabled{cpu_has_avx2_fma()};
-
-#else
-
-std::atomic<bool> simd_enabled{false};
-
 #endif
 
 }  // namespace
+
+namespace kernel {
 
 void gemm(int m, int n, int k, MatrixView a, MatrixView b, float* c, std::ptrdiff_t ldc, bool accumulate) {
     if (m <= 0 || n <= 0) return;
@@ -571,9 +646,10 @@ void gemm(int m, int n, int k, MatrixView a, MatrixView b, float* c, std::ptrdif
         return;
     }
 #if PAYBACK_X86
-    if (simd_enabled.load(std::memory_order_relaxed)) return gemm_avx2(m, n, k, a, b, c, ldc, accumulate);
-#endif
+    gemm_simd(m, n, k, a, b, c, ldc, accumulate);
+#else
     gemm_portable(m, n, k, a, b, c, ldc, accumulate);
+#endif
 }
 
 void gemm_abt(int m, int n, int k, const float* a, std::ptrdiff_t lda, const float* b, std::ptrdiff_t ldb,
@@ -585,33 +661,34 @@ void gemm_abt(int m, int n, int k, const float* a, std::ptrdiff_t lda, const flo
         return;
     }
 #if PAYBACK_X86
-    if (simd_enabled.load(std::memory_order_relaxed)) return gemm_abt_avx2(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
-#endif
+    gemm_abt_avx2(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+#else
     gemm_abt_portable(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+#endif
 }
 
 void conv_rows(int m, int k, int rows, int width, const float* w, const float* x, const int* offsets,
                std::ptrdiff_t x_row, float* y, bool accumulate) {
 #if PAYBACK_X86
-    if (simd_enabled.load(std::memory_order_relaxed))
-        return conv_rows_avx2(m, k, rows, width, w, x, offsets, x_row, y, accumulate);
-#endif
+    conv_rows_simd(m, k, rows, width, w, x, offsets, x_row, y, accumulate);
+#else
     conv_rows_portable(m, k, rows, width, w, x, offsets, x_row, y, accumulate);
+#endif
 }
 
 void conv_rows_weight_grad(int m, int k, int rows, int width, const float* dy, const float* x, const int* offsets,
                            std::ptrdiff_t x_row, float* dw, bool accumulate) {
 #if PAYBACK_X86
-    if (simd_enabled.load(std::memory_order_relaxed))
-        return conv_rows_weight_grad_avx2(m, k, rows, width, dy, x, offsets, x_row, dw, accumulate);
-#endif
+    conv_rows_weight_grad_avx2(m, k, rows, width, dy, x, offsets, x_row, dw, accumulate);
+#else
     conv_rows_weight_grad_portable(m, k, rows, width, dy, x, offsets, x_row, dw, accumulate);
+#endif
 }
 
 void max_pool_plane(const float* x, int height, int width, int kernel, bool relu, float* y, std::int32_t* argmax,
                     std::int32_t index_offset) {
 #if PAYBACK_X86
-    if (kernel == 2 && width / 2 >= 8 && simd_enabled.load(std::memory_order_relaxed))
+    if (kernel == 2 && width / 2 >= 8)
         return max_pool2_plane_avx2(x, height, width, relu, y, argmax, index_offset);
 #endif
     if (kernel == 2)
@@ -620,14 +697,16 @@ void max_pool_plane(const float* x, int height, int width, int kernel, bool relu
         max_pool_plane_portable<0>(x, height, width, kernel, relu, y, argmax, index_offset);
 }
 
-bool simd_kernels_enabled() { return simd_enabled.load(); }
-
-void enable_simd_kernels(bool on) {
-#if PAYBACK_X86
-    simd_enabled.store(on && cpu_has_avx2_fma());
-#else
-    (void)on;
-#endif
-}
+}  // namespace kernel
 
 }  // namespace payback::bench::cpu
+
+namespace payback::PAYBACK_ISA_NAMESPACE {
+
+const bench::cpu::Kernels& cpu_kernels() {
+    using namespace bench::cpu::kernel;
+    static constexpr bench::cpu::Kernels kernels{&gemm, &gemm_abt, &conv_rows, &conv_rows_weight_grad, &max_pool_plane};
+    return kernels;
+}
+
+}  // namespace payback::PAYBACK_ISA_NAMESPACE

@@ -12,6 +12,7 @@
 #include "payback/bench/data.hpp"
 #include "payback/bench/energy.hpp"
 #include "payback/bench/workload.hpp"
+#include "payback/isa.hpp"
 
 namespace payback::bench {
 namespace {
@@ -87,6 +88,7 @@ BenchResult run_benchmark(const BenchConfig& config) {
     result.samples_per_second_min = *std::min_element(rates.begin(), rates.end());
     result.samples_per_second_max = *std::max_element(rates.begin(), rates.end());
     result.repeats = config.repeats;
+    result.isa = on_gpu ? "" : active_isa();
     result.gflops = result.samples_per_second * training_flops_per_sample(workload) / 1e9;
     const double samples = static_cast<double>(config.repeats) * steps_per_repeat * config.batch;
     if (joules) result.joules_per_sample = *joules / samples;

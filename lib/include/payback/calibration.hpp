@@ -29,6 +29,7 @@ struct BenchResult {
     double gflops = 0;                   ///< achieved, from the workload's training FLOPs per sample
     std::optional<double> joules_per_sample;  ///< none: no counter could be read
     std::string energy_source;  ///< "RAPL package-0", "NVML GPU 0", or why it is unavailable
+    std::string isa;  ///< the CPU kernels' instruction set ("x86-64-v4", payback/isa.hpp); empty on a GPU
 };
 
 struct CalibrationProfile {

@@ -91,6 +91,7 @@ public:
     double operator()(double u) const;
 
 private:
+    static constexpr std::size_t intervals = 1024;  ///< of the table, in u
     double interpolate(std::size_t interval, double t) const;
     Distribution d_;
     std::vector<double> x_, slope_;   ///< x at the knots j / intervals (units of the range); slope_: x', x'' pairs

@@ -39,6 +39,7 @@ struct MonteCarloResult {
     /// Per cloud option: the share of samples in which building has positive NPV savings.
     std::vector<double> probability_build_wins;
     std::string path_note;  ///< fast (lanes) or exact, and why
+    std::string isa;        ///< the instruction set the hot paths ran (payback/isa.hpp)
     double seconds = 0.0;   ///< wall time of the evaluation
 };
 

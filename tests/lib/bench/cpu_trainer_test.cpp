@@ -14,6 +14,7 @@
 #include "payback/bench/cpu_trainer.hpp"
 #include "payback/bench/data.hpp"
 #include "payback/bench/workload.hpp"
+#include "support/isa_choice.hpp"
 
 using namespace payback::bench;
 using cpu::ImageShape;
@@ -72,17 +73,10 @@ void check_gradient(const char* what, std::vector<float>& v, const std::vector<f
     }
 }
 
-/// Runs a check with the AVX2 kernels (where the CPU has them) and with the portable ones.
-struct KernelChoice {
-    explicit KernelChoice(bool simd) : saved(cpu::simd_kernels_enabled()) { cpu::enable_simd_kernels(simd); }
-    ~KernelChoice() { cpu::enable_simd_kernels(saved); }
-    bool saved;
-};
-
 }  // namespace
 
 TEST_CASE("conv2d: forward matches the definition, backward matches finite differences", "[bench][cpu]") {
-    const KernelChoice kernels(GENERATE(true, false));
+    const payback::test::IsaChoice isa(GENERATE(from_range(payback::test::runnable_isas())));  // each variant's kernels
     // 20 wide with a 5×5 kernel: 16-wide output rows, read in place; 9 wide with 3×3: 7-wide rows, im2col.
     const int width = GENERATE(20, 9);
     const int kernel = width == 20 ? 5 : 3;
@@ -157,7 +151,7 @@ TEST_CASE("relu: forward and backward on a block, in place", "[bench][cpu]") {
 }
 
 TEST_CASE("max_pool2d: the first maximum of each window takes the gradient", "[bench][cpu]") {
-    const KernelChoice kernels(GENERATE(true, false));
+    const payback::test::IsaChoice isa(GENERATE(from_range(payback::test::runnable_isas())));  // each variant's kernels
     const int kernel = GENERATE(2, 3);
     const int width = GENERATE(8, 21);  // 21 / 2 = 10 windows a row: the vectorized 2×2 path, edge dropped
     const ImageShape in{2, 7, width};   // 7 is not a multiple of 2 or 3: the last row is dropped
@@ -209,7 +203,7 @@ TEST_CASE("max_pool2d: the first maximum of each window takes the gradient", "[b
 }
 
 TEST_CASE("linear: forward, weight and input gradients, whole and by feature ranges", "[bench][cpu]") {
-    const KernelChoice kernels(GENERATE(true, false));
+    const payback::test::IsaChoice isa(GENERATE(from_range(payback::test::runnable_isas())));  // each variant's kernels
     // 5 samples take the small-matrix kernels; 30 samples and 50 outputs the packed ones.
     const int samples = GENERATE(5, 30);
     const int in = 40, out = 50;
@@ -585,7 +579,7 @@ TEST_CASE("the portable kernels train as the AVX2 ones do", "[bench][cpu]") {
     auto simd = make_cpu_trainer(workload, initial, 5, 2);
     const float loss = simd->compute_gradients(data);
     const auto gradients = simd->gradients();
-    const KernelChoice portable(false);
+    const payback::test::IsaChoice portable("baseline");
     auto plain = make_cpu_trainer(workload, initial, 5, 2);
     CHECK(plain->compute_gradients(data) == Approx(loss).epsilon(1e-6));
     const auto g = plain->gradients();

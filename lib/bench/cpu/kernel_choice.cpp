@@ -1,0 +1,15 @@
+// The CPU trainer's kernels of the instruction set chosen at run time (payback/isa.hpp).
+#include "cpu/kernels.hpp"
+#include "isa_dispatch.hpp"
+
+namespace payback {
+
+PAYBACK_ISA_DISPATCH(bench::cpu::Kernels, cpu_kernels)
+
+}  // namespace payback
+
+namespace payback::bench::cpu {
+
+const Kernels& kernels() { return cpu_kernels(); }
+
+}  // namespace payback::bench::cpu

@@ -1,0 +1,28 @@
+// Runs part of a test on one instruction set's variant of the hot paths (payback/isa.hpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "payback/isa.hpp"
+
+namespace payback::test {
+
+/// Makes `variant` ("baseline" for the first) the active one for a scope, and restores the one before.
+struct IsaChoice {
+    explicit IsaChoice(const std::string& variant) : saved(active_isa()) { select_isa(variant); }
+    ~IsaChoice() { select_isa(saved); }
+    IsaChoice(const IsaChoice&) = delete;
+    IsaChoice& operator=(const IsaChoice&) = delete;
+    std::string saved;
+};
+
+/// The variants this CPU runs, baseline first.
+inline std::vector<std::string> runnable_isas() {
+    std::vector<std::string> out;
+    for (const auto& v : isa_variants())
+        if (cpu_runs(v)) out.push_back(v);
+    return out;
+}
+
+}  // namespace payback::test
