@@ -1,10 +1,11 @@
 // Times Monte Carlo on one scenario:
-//     montecarlo_throughput SCENARIO SAMPLES [THREADS] [--lhs] [--metrics NAME,NAME...] [--repeats R]
+//     montecarlo_throughput SCENARIO SAMPLES [THREADS] [--lhs] [--metrics NAME,NAME...] [--repeats R] [--lanes]
 // Prints one JSON line: samples, months, seconds (the evaluation, and the whole call with the draw
 // and the summaries), samples × months per second and the peak resident memory. --metrics computes
 // only those metrics (MetricSelection::only; default all). --repeats evaluates the same draw R
 // more times and reports the fastest evaluation of all (a shared machine's noise is slower, never
-// faster). Run by hand; bench/montecarlo_vs_numpy.py runs it beside NumPy and plain Python.
+// faster). --lanes evaluates lanes of the whole model instead of superposing. The hot paths run the
+// instruction set PAYBACK_ISA names (payback/isa.hpp), the best this CPU has by default. Run by hand; bench/montecarlo_vs_numpy.py runs it beside NumPy and plain Python.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
         for (int a = 3; a < argc; ++a) {
             const std::string arg = argv[a];
             if (arg == "--lhs") options.method = payback::SamplingMethod::latin_hypercube;
+            else if (arg == "--lanes") options.evaluation.superpose = false;
             else if (arg == "--metrics" && a + 1 < argc) {
                 metrics = argv[++a];
                 options.evaluation.metrics = payback::MetricSelection::only(split(metrics));
@@ -73,10 +75,10 @@ int main(int argc, char** argv) {
             for (double v : r.metrics.npv_savings.front()) mean += v / static_cast<double>(r.metrics.npv_savings.front().size());
         std::printf("{\"samples\": %d, \"months\": %d, \"threads\": %d, \"metrics\": \"%s\", "
                     "\"evaluation_seconds\": %.4f, \"total_seconds\": %.4f, \"sample_months_per_second\": %.4g, "
-                    "\"peak_rss_mb\": %.1f, \"mean_npv_savings\": %.6f, \"repeats\": %d, \"path\": \"%s\"}\n",
+                    "\"peak_rss_mb\": %.1f, \"mean_npv_savings\": %.6f, \"repeats\": %d, \"path\": \"%s\", \"isa\": \"%s\"}\n",
                     options.samples, scenario.horizon_months, options.evaluation.threads, metrics.c_str(), r.seconds,
                     total, double(options.samples) * scenario.horizon_months / r.seconds, usage.ru_maxrss / 1024.0,
-                    mean, repeats, r.path_note.c_str());
+                    mean, repeats, r.path_note.c_str(), r.isa.c_str());
     } catch (const payback::InputError& e) {
         std::fprintf(stderr, "montecarlo_throughput: %s\n", e.what());
         return 2;
