@@ -13,16 +13,22 @@
 #include "payback/isa.hpp"
 
 int main(int argc, char** argv) {
+    // The version, and which instruction set the hot paths run (payback/isa.hpp): a bad PAYBACK_ISA
+    // is bad input, refused before any work.
+    std::string version = "payback 0.1.0\nhot paths: ";
+    try {
+        std::string variants;
+        for (const auto& v : payback::isa_variants()) variants += (variants.empty() ? "" : ", ") + v;
+        version += payback::active_isa() + " (built: " + variants + ")";
+    } catch (const payback::InputError& e) {
+        std::fprintf(stderr, "payback: %s\n", e.what());
+        return 2;
+    }
     CLI::App app{"payback: build a GPU rig, or rent? Costs, payback and break-even from a scenario file.",
                  "payback"};  // named, so --help reads the same however the program was started
     app.formatter(std::make_shared<payback::cli::HelpFormatter>());  // before the subcommands: they copy it
     app.require_subcommand(1);
-    // The version, and which instruction set the hot paths run (payback/isa.hpp).
-    app.set_version_flag("--version", [] {
-        std::string variants;
-        for (const auto& v : payback::isa_variants()) variants += (variants.empty() ? "" : ", ") + v;
-        return "payback 0.1.0\nhot paths: " + payback::active_isa() + " (built: " + variants + ")";
-    });
+    app.set_version_flag("--version", version);
     app.footer("Start with `payback init > my.toml`, then `payback compare my.toml` and `payback explain my.toml`.\n"
                "Each command's --help has its options and an example.");
     payback::cli::add_compare_command(app);
@@ -51,7 +57,6 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        (void)payback::active_isa();  // a bad PAYBACK_ISA is bad input, before any work
         app.parse(argc, argv);  // the chosen subcommand's callback runs inside
         return 0;
     } catch (const CLI::Success& e) {

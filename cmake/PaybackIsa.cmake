@@ -69,7 +69,8 @@ function(payback_isa_variants target)
       # GCC 12 warns of uninitialized values inside its own avx512fintrin.h, inlined through Eigen's
       # AVX512 packet math: a false positive (https://gcc.gnu.org/bugzilla/show_bug.cgi?id=105593,
       # fixed in GCC 13). Only these objects, and only these two warnings, are spared it.
-      target_compile_options(${objects} PRIVATE -Wno-uninitialized -Wno-maybe-uninitialized)
+      # (-Wno-unknown-warning-option, which GCC ignores, is for clang-tidy, which reads these commands.)
+      target_compile_options(${objects} PRIVATE -Wno-uninitialized -Wno-maybe-uninitialized -Wno-unknown-warning-option)
     endif()
     set(merged ${CMAKE_CURRENT_BINARY_DIR}/${objects}.o)
     add_custom_command(OUTPUT ${merged}

@@ -49,7 +49,7 @@ namespace {
     const std::ptrdiff_t plane = std::ptrdiff_t(rows) * width;
     for (int o = 0; o < m; ++o)
         for (int r = 0; r < rows; ++r) {
-            float* yr = y + o * plane + r * width;
+            float* yr = y + o * plane + std::ptrdiff_t(r) * width;
             if (!accumulate) std::fill(yr, yr + width, 0.0f);
             for (int p = 0; p < k; ++p) {
                 const float wp = w[o * k + p];
@@ -302,10 +302,10 @@ void pack_b(int k, int n, MatrixView b, float* out) {
         if (b.row_stride == 1 && cols == Cols) {  // Bᵀ stored row-major (a weight matrix): transpose 8×8 blocks
             for (; p + 8 <= k; p += 8)
                 for (int j = 0; j < Cols; j += 8)
-                    transpose_8x8(src + p + j * b.col_stride, b.col_stride, out + p * Cols + j, Cols);
+                    transpose_8x8(src + p + j * b.col_stride, b.col_stride, out + std::ptrdiff_t(p) * Cols + j, Cols);
         }
         for (; p < k; ++p) {
-            float* o = out + p * Cols;
+            float* o = out + std::ptrdiff_t(p) * Cols;
             const float* row = src + p * b.row_stride;
             if (b.col_stride == 1 && cols == Cols) {
 #pragma GCC unroll 4
@@ -508,7 +508,7 @@ void conv_rows_simd(int m, int k, int rows, int width, const float* w, const flo
         for (int panel = 0; panel < panels; ++panel) {
             const float* ap = w_panels + std::ptrdiff_t(panel) * tile_rows * k;
             const int tile_m = std::min(tile_rows, m - panel * tile_rows);
-            float* yr = y + panel * tile_rows * plane + r * width;
+            float* yr = y + panel * tile_rows * plane + std::ptrdiff_t(r) * width;
             const float* xr = x + r * x_row;
 #if PAYBACK_AVX512
             for (int q = 0; q < width; q += wide_tile_cols)  // the last tile masked
@@ -517,7 +517,7 @@ void conv_rows_simd(int m, int k, int rows, int width, const float* w, const flo
             continue;
 #endif
             for (int t = 0; t < whole_tiles; ++t)
-                tile_6x16<Part::all, true>(k, ap, xr + t * tile_cols, 0, yr + t * tile_cols, plane, tile_m, tile_cols,
+                tile_6x16<Part::all, true>(k, ap, xr + std::ptrdiff_t(t) * tile_cols, 0, yr + std::ptrdiff_t(t) * tile_cols, plane, tile_m, tile_cols,
                                            accumulate, offsets);
             const int done = whole_tiles * tile_cols;
             if (done == width) continue;
@@ -551,11 +551,11 @@ void conv_grad_tile(int rows, int width, const float* dy, std::ptrdiff_t plane, 
     const int whole = width & ~7;
     for (int q = 0; q < whole; q += 8)
         for (int row = 0; row < rows; ++row)
-            dot_step<R, C, false>(dy + row * width + q, plane, taps, row * x_row + q, acc, __m256i{});
+            dot_step<R, C, false>(dy + std::ptrdiff_t(row) * width + q, plane, taps, row * x_row + q, acc, __m256i{});
     if (whole < width) {
         const __m256i tail = lanes_below(width - whole);
         for (int row = 0; row < rows; ++row)
-            dot_step<R, C, true>(dy + row * width + whole, plane, taps, row * x_row + whole, acc, tail);
+            dot_step<R, C, true>(dy + std::ptrdiff_t(row) * width + whole, plane, taps, row * x_row + whole, acc, tail);
     }
 #pragma GCC unroll 4
     for (int r = 0; r < R; ++r) {
@@ -587,7 +587,7 @@ void conv_rows_weight_grad_avx2(int m, int k, int rows, int width, const float* 
         for (int o = 0, tile_m; o < m; o += tile_m) {
             tile_m = dot_rows(m - o);
             conv_grad_tiles[tile_m - 1][cols - 1](rows, width, dy + o * plane, plane, x, offsets + p, x_row,
-                                                  dw + o * k + p, k, accumulate);
+                                                  dw + std::ptrdiff_t(o) * k + p, k, accumulate);
         }
     }
 }
@@ -606,12 +606,12 @@ void max_pool2_plane_avx2(const float* x, int height, int width, bool relu, floa
     const int out_height = height / 2, out_width = width / 2;
     const __m256i columns = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
     for (int oh = 0; oh < out_height; ++oh) {
-        const float* r0 = x + 2 * oh * width;
+        const float* r0 = x + std::ptrdiff_t(2) * oh * width;
         const float* r1 = r0 + width;
         for (int group = 0; group < out_width; group += 8) {
             const int ow = std::min(group, out_width - 8);  // the last group may overlap: pooling twice is harmless
-            const __m256 a = _mm256_loadu_ps(r0 + 2 * ow), b = _mm256_loadu_ps(r0 + 2 * ow + 8);
-            const __m256 c = _mm256_loadu_ps(r1 + 2 * ow), d = _mm256_loadu_ps(r1 + 2 * ow + 8);
+            const __m256 a = _mm256_loadu_ps(r0 + std::ptrdiff_t(2) * ow), b = _mm256_loadu_ps(r0 + std::ptrdiff_t(2) * ow + 8);
+            const __m256 c = _mm256_loadu_ps(r1 + std::ptrdiff_t(2) * ow), d = _mm256_loadu_ps(r1 + std::ptrdiff_t(2) * ow + 8);
             __m256 best = deinterleave<false>(a, b);
             __m256 at = _mm256_castsi256_ps(_mm256_setzero_si256());
             // The window in PyTorch's order; a candidate wins when strictly greater, or NaN.
@@ -624,9 +624,9 @@ void max_pool2_plane_avx2(const float* x, int height, int width, bool relu, floa
                 at = _mm256_blendv_ps(at, _mm256_castsi256_ps(_mm256_set1_epi32(offsets[i])), take);
             }
             if (relu) best = _mm256_blendv_ps(best, _mm256_setzero_ps(), _mm256_cmp_ps(best, _mm256_setzero_ps(), _CMP_LT_OQ));
-            _mm256_storeu_ps(y + oh * out_width + ow, best);
+            _mm256_storeu_ps(y + std::ptrdiff_t(oh) * out_width + ow, best);
             const __m256i first = _mm256_add_epi32(_mm256_set1_epi32(index_offset + 2 * oh * width + 2 * ow), columns);
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(argmax + oh * out_width + ow),
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(argmax + std::ptrdiff_t(oh) * out_width + ow),
                                 _mm256_add_epi32(first, _mm256_castps_si256(at)));
         }
     }
