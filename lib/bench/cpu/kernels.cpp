@@ -508,7 +508,7 @@ void conv_rows_simd(int m, int k, int rows, int width, const float* w, const flo
         for (int panel = 0; panel < panels; ++panel) {
             const float* ap = w_panels + std::ptrdiff_t(panel) * tile_rows * k;
             const int tile_m = std::min(tile_rows, m - panel * tile_rows);
-            float* yr = y + panel * tile_rows * plane + std::ptrdiff_t(r) * width;
+            float* yr = y + std::ptrdiff_t(panel) * tile_rows * plane + std::ptrdiff_t(r) * width;
             const float* xr = x + r * x_row;
 #if PAYBACK_AVX512
             for (int q = 0; q < width; q += wide_tile_cols)  // the last tile masked
