@@ -15,25 +15,12 @@
 // CLI11 throws while the commands are set up only for a programming error (an option named twice),
 // which every test would hit; the parse and the commands run inside the try below.
 int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
-    // The version, and which instruction set the hot paths run (payback/isa.hpp): a bad PAYBACK_ISA
-    // is bad input, refused before any work.
-    std::string version;
-    try {
-        std::string variants;
-        for (const auto& v : payback::isa_variants()) variants += (variants.empty() ? "" : ", ") + v;
-        version = "payback 0.1.0\nhot paths: " + payback::active_isa() + " (built: " + variants + ")";
-    } catch (const payback::InputError& e) {
-        std::fprintf(stderr, "payback: %s\n", e.what());
-        return 2;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "payback: internal error: %s\n", e.what());
-        return 1;
-    }
     CLI::App app{"payback: build a GPU rig, or rent? Costs, payback and break-even from a scenario file.",
                  "payback"};  // named, so --help reads the same however the program was started
     app.formatter(std::make_shared<payback::cli::HelpFormatter>());  // before the subcommands: they copy it
     app.require_subcommand(1);
-    app.set_version_flag("--version", version);
+    // The version, and which instruction set the hot paths run (payback/isa.hpp).
+    app.set_version_flag("--version", [] { return "payback 0.1.0\nhot paths: " + payback::describe_isa(); });
     app.footer("Start with `payback init > my.toml`, then `payback compare my.toml` and `payback explain my.toml`.\n"
                "Each command's --help has its options and an example.");
     payback::cli::add_compare_command(app);
@@ -62,6 +49,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
         return 2;
     }
     try {
+        (void)payback::active_isa();  // a bad PAYBACK_ISA is bad input, refused before any work
         app.parse(argc, argv);  // the chosen subcommand's callback runs inside
         return 0;
     } catch (const CLI::Success& e) {

@@ -33,9 +33,9 @@ bool x86_has(const std::string& variant) {
     return variant == "native" || variant == "generic";
 }
 
-std::string variant_list() {
+std::string joined(const std::vector<std::string>& names) {
     std::string list;
-    for (const auto& v : isa_variants()) list += (list.empty() ? "" : ", ") + v;
+    for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
     return list;
 }
 
@@ -45,16 +45,11 @@ std::size_t index_of(const std::string& wanted) {
     const auto at = std::find(all.begin(), all.end(), wanted);
     if (at == all.end())
         throw InputError("environment", 0, "PAYBACK_ISA",
-                         "no variant \"" + wanted + "\" in this build; it has " + variant_list() +
+                         "no variant \"" + wanted + "\" in this build; it has " + joined(all) +
                              " (\"baseline\" is the first)");
     if (!cpu_runs(wanted))
         throw InputError("environment", 0, "PAYBACK_ISA",
-                         "this CPU cannot run " + wanted + "; it runs " + [&] {
-                             std::string runs;
-                             for (const auto& v : all)
-                                 if (cpu_runs(v)) runs += (runs.empty() ? "" : ", ") + v;
-                             return runs;
-                         }());
+                         "this CPU cannot run " + wanted + "; it runs " + joined(runnable_isa_variants()));
     return static_cast<std::size_t>(at - all.begin());
 }
 
@@ -84,12 +79,21 @@ const std::vector<std::string>& isa_variants() {
 
 bool cpu_runs(const std::string& variant) { return x86_has(variant); }
 
+std::vector<std::string> runnable_isa_variants() {
+    std::vector<std::string> out;
+    for (const auto& v : isa_variants())
+        if (cpu_runs(v)) out.push_back(v);
+    return out;
+}
+
 std::size_t active_isa_index() {
     choose();
     return chosen.load(std::memory_order_relaxed);
 }
 
 const std::string& active_isa() { return isa_variants()[active_isa_index()]; }
+
+std::string describe_isa() { return active_isa() + " (built: " + joined(isa_variants()) + ")"; }
 
 void select_isa(const std::string& variant) {
     const std::size_t index = index_of(variant);

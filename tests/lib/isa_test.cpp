@@ -52,7 +52,7 @@ TEST_CASE("the variants: baseline first, the best this CPU runs chosen, override
 #if defined(__x86_64__)
     CHECK(variants.front() == "x86-64-v2");
 #endif
-    const std::vector<std::string> runnable = test::runnable_isas();
+    const std::vector<std::string> runnable = runnable_isa_variants();
     {
         const test::IsaChoice baseline("baseline");
         CHECK(active_isa() == variants.front());
@@ -80,7 +80,7 @@ TEST_CASE("every variant draws the same samples", "[isa]") {
     };
     for (const SamplingMethod method : {SamplingMethod::monte_carlo, SamplingMethod::latin_hypercube}) {
         const std::vector<double> baseline = draw_with("baseline", method);
-        for (const auto& variant : test::runnable_isas()) {
+        for (const auto& variant : runnable_isa_variants()) {
             INFO(variant);
             require_agree(draw_with(variant, method), baseline, "draw");
         }
@@ -104,7 +104,7 @@ TEST_CASE("every variant gives the baseline's Monte Carlo metrics, superposed an
     };
     const SampleMetrics baseline = metrics_with("baseline");
     REQUIRE(baseline.npv_savings.size() >= 1);
-    for (const auto& variant : test::runnable_isas()) {
+    for (const auto& variant : runnable_isa_variants()) {
         INFO(variant);
         require_agree(metrics_with(variant), baseline);
     }

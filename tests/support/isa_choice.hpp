@@ -2,7 +2,6 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "payback/isa.hpp"
 
@@ -16,13 +15,5 @@ struct IsaChoice {
     IsaChoice& operator=(const IsaChoice&) = delete;
     std::string saved;
 };
-
-/// The variants this CPU runs, baseline first.
-inline std::vector<std::string> runnable_isas() {
-    std::vector<std::string> out;
-    for (const auto& v : isa_variants())
-        if (cpu_runs(v)) out.push_back(v);
-    return out;
-}
 
 }  // namespace payback::test

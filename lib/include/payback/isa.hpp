@@ -16,6 +16,9 @@ const std::vector<std::string>& isa_variants();
 /// Whether this CPU (and its operating system) runs `variant`.
 bool cpu_runs(const std::string& variant);
 
+/// The variants of this build that this CPU runs, baseline first.
+std::vector<std::string> runnable_isa_variants();
+
 /// The variant the hot paths run. The first call reads PAYBACK_ISA and throws InputError (key
 /// PAYBACK_ISA) when it names a variant this build lacks or this CPU cannot run.
 const std::string& active_isa();
@@ -26,5 +29,9 @@ void select_isa(const std::string& variant);
 
 /// active_isa()'s place in isa_variants(): the index the dispatch tables use (isa_dispatch.hpp).
 std::size_t active_isa_index();
+
+/// The active variant and those built, for --version: "x86-64-v4 (built: x86-64-v2, x86-64-v3, x86-64-v4)".
+/// Throws as active_isa() does.
+std::string describe_isa();
 
 }  // namespace payback

@@ -76,7 +76,7 @@ void check_gradient(const char* what, std::vector<float>& v, const std::vector<f
 }  // namespace
 
 TEST_CASE("conv2d: forward matches the definition, backward matches finite differences", "[bench][cpu]") {
-    const payback::test::IsaChoice isa(GENERATE(from_range(payback::test::runnable_isas())));  // each variant's kernels
+    const payback::test::IsaChoice isa(GENERATE(from_range(payback::runnable_isa_variants())));  // each variant's kernels
     // 20 wide with a 5×5 kernel: 16-wide output rows, read in place; 9 wide with 3×3: 7-wide rows, im2col.
     const int width = GENERATE(20, 9);
     const int kernel = width == 20 ? 5 : 3;
@@ -151,7 +151,7 @@ TEST_CASE("relu: forward and backward on a block, in place", "[bench][cpu]") {
 }
 
 TEST_CASE("max_pool2d: the first maximum of each window takes the gradient", "[bench][cpu]") {
-    const payback::test::IsaChoice isa(GENERATE(from_range(payback::test::runnable_isas())));  // each variant's kernels
+    const payback::test::IsaChoice isa(GENERATE(from_range(payback::runnable_isa_variants())));  // each variant's kernels
     const int kernel = GENERATE(2, 3);
     const int width = GENERATE(8, 21);  // 21 / 2 = 10 windows a row: the vectorized 2×2 path, edge dropped
     const ImageShape in{2, 7, width};   // 7 is not a multiple of 2 or 3: the last row is dropped
@@ -203,7 +203,7 @@ TEST_CASE("max_pool2d: the first maximum of each window takes the gradient", "[b
 }
 
 TEST_CASE("linear: forward, weight and input gradients, whole and by feature ranges", "[bench][cpu]") {
-    const payback::test::IsaChoice isa(GENERATE(from_range(payback::test::runnable_isas())));  // each variant's kernels
+    const payback::test::IsaChoice isa(GENERATE(from_range(payback::runnable_isa_variants())));  // each variant's kernels
     // 5 samples take the small-matrix kernels; 30 samples and 50 outputs the packed ones.
     const int samples = GENERATE(5, 30);
     const int in = 40, out = 50;
