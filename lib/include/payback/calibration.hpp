@@ -4,7 +4,7 @@
 //
 // A GPU that was not measured gets the throughput of a measured GPU scaled by the ratio of their
 // memory bandwidths (pricing/gpus.csv). On Lambda's ResNet-50 measurements this ratio lands within
-// -28 % to +19 % of the truth (docs/benchmark.md, ../shared/reference/benchmark-facts.md §6.2), which
+// -28 % to +19 % of the truth (docs/benchmark.md, from Lambda's deeplearning-benchmark tables), which
 // is the stated error of every mapped figure. A user's own figure overrides both.
 #pragma once
 

@@ -3,8 +3,8 @@
 // storage and egress. Kept free of the model, like finance.hpp, so each formula can be checked by hand.
 //
 // Sources. Billing granularity: AWS bills Linux On-Demand, Reserved and Spot per second with a 60 s
-// minimum (aws.amazon.com/about-aws/whats-new/2017/10/announcing-amazon-ec2-per-second-billing/); see
-// shared/reference/pricing-facts.md §1.8. Spot overhead: the renewal-reward result for periodic
+// minimum (aws.amazon.com/about-aws/whats-new/2017/10/announcing-amazon-ec2-per-second-billing/).
+// Spot overhead: the renewal-reward result for periodic
 // checkpointing under Poisson failures (derived at spot_overhead_factor; Daly 2006, "A higher order
 // estimate of the optimum checkpoint interval for restart dumps", Future Generation Computer Systems
 // 22(3):303-312, doi:10.1016/j.future.2004.11.016, has the same form with an interruptible restart).
