@@ -8,8 +8,10 @@
 #include "payback/metrics.hpp"
 #include "payback/scenario.hpp"
 #include "support/scenario_text.hpp"
+#include "support/stack_lanes.hpp"
 
 using namespace payback;
+using payback::test::stack_lanes;
 
 namespace {
 

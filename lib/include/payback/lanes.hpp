@@ -1,6 +1,5 @@
-// The batch side of the one engine: numeric_ops for Eigen arrays (one lane per sample), and
-// stacking of per-sample inputs into lanes. Only batch code and its tests include this (Eigen
-// stays out of the headers everything includes).
+// The batch side of the one engine: numeric_ops for Eigen arrays (one lane per sample). Only batch
+// code and its tests include this (Eigen stays out of the headers everything includes).
 #pragma once
 
 #include <cmath>
@@ -61,9 +60,5 @@ struct numeric_ops<Eigen::Array<double, Rows, 1>> {
     static mask all_false_like(const array& like) { return mask::Constant(like.size(), false); }
     static bool all(const mask& m) { return m.all(); }
 };
-
-/// Stacks one-sample inputs into lanes. All samples must share the structure (horizon, parts'
-/// resale methods, number of cloud options); their numbers may differ.
-ModelInputs<Lanes> stack_lanes(const std::vector<ModelInputs<double>>& samples);
 
 }  // namespace payback

@@ -1,19 +1,27 @@
-#include "payback/lanes.hpp"
+// Lanes of samples stacked from each one's scalar inputs, for tests that compare the batch engine
+// with the scalar run sample by sample (the library builds its lanes from a SampleModel instead).
+#pragma once
 
 #include <stdexcept>
+#include <vector>
 
-namespace payback {
+#include "payback/lanes.hpp"
 
-namespace {
+namespace payback::test {
+
+namespace stacking {
 template <class Get>
 Lanes gather(const std::vector<ModelInputs<double>>& samples, Get&& get) {
     Lanes out(static_cast<Eigen::Index>(samples.size()));
     for (std::size_t i = 0; i < samples.size(); ++i) out[static_cast<Eigen::Index>(i)] = get(samples[i]);
     return out;
 }
-}  // namespace
+}  // namespace stacking
 
-ModelInputs<Lanes> stack_lanes(const std::vector<ModelInputs<double>>& samples) {
+/// Stacks one-sample inputs into lanes. All samples must share the structure (horizon, parts'
+/// resale methods, number of cloud options); their numbers may differ.
+inline ModelInputs<Lanes> stack_lanes(const std::vector<ModelInputs<double>>& samples) {
+    using stacking::gather;
     if (samples.empty()) throw std::invalid_argument("stack_lanes: no samples");
     const ModelInputs<double>& first = samples.front();
     for (const auto& s : samples) {
@@ -80,4 +88,4 @@ ModelInputs<Lanes> stack_lanes(const std::vector<ModelInputs<double>>& samples) 
     return out;
 }
 
-}  // namespace payback
+}  // namespace payback::test
