@@ -13,6 +13,7 @@
 #include "payback/comparison.hpp"
 #include "payback/error.hpp"
 #include "payback/instance_filter.hpp"
+#include "payback/model_inputs.hpp"
 #include "report_json.hpp"
 #include "terminal.hpp"
 #include "text_table.hpp"

@@ -14,6 +14,7 @@
 #include "payback/engine.hpp"
 #include "payback/error.hpp"
 #include "payback/metrics.hpp"
+#include "payback/model_inputs.hpp"
 #include "payback/scenario.hpp"
 #include "payback/tariff.hpp"
 #include "payback/urdb.hpp"

@@ -12,6 +12,7 @@
 #include "payback/error.hpp"
 #include "payback/format.hpp"
 #include "payback/metrics.hpp"
+#include "payback/model_inputs.hpp"
 #include "key_paths.hpp"
 #include "suggest.hpp"
 

@@ -12,6 +12,7 @@
 #include "payback/finance.hpp"
 #include "payback/format.hpp"
 #include "payback/metrics.hpp"
+#include "payback/model_inputs.hpp"
 #include "payback/rig_energy.hpp"
 
 namespace payback {

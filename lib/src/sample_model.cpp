@@ -1,3 +1,4 @@
+#include "payback/model_inputs.hpp"
 #include "payback/sample_model.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+#include "payback/model_inputs.hpp"
 #include "payback/tornado.hpp"
 
 #include <algorithm>

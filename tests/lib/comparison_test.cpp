@@ -6,6 +6,7 @@
 
 #include "payback/comparison.hpp"
 #include "payback/metrics.hpp"
+#include "payback/model_inputs.hpp"
 #include "support/scenario_text.hpp"
 
 using namespace payback;

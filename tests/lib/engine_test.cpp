@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "payback/metrics.hpp"
+#include "payback/model_inputs.hpp"
 #include "payback/scenario.hpp"
 #include "support/scenario_text.hpp"
 

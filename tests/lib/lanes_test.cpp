@@ -6,6 +6,7 @@
 
 #include "payback/lanes.hpp"
 #include "payback/metrics.hpp"
+#include "payback/model_inputs.hpp"
 #include "payback/scenario.hpp"
 #include "support/scenario_text.hpp"
 #include "support/stack_lanes.hpp"

@@ -17,6 +17,7 @@
 #include "payback/comparison.hpp"
 #include "payback/engine.hpp"
 #include "payback/metrics.hpp"
+#include "payback/model_inputs.hpp"
 #include "payback/sample_model.hpp"
 #include "payback/scenario.hpp"
 

@@ -1,6 +1,7 @@
 // The month-by-month model, written once and generic over its numeric type: `double` for one
 // scenario, an Eigen array (lanes.hpp) for many samples at once. Inputs are plain numbers in one
-// canonical unit each (suffixes say which); model_inputs() converts a unit-typed Scenario.
+// canonical unit each (suffixes say which); model_inputs() (model_inputs.hpp) converts a
+// unit-typed Scenario.
 //
 // Timing (conventions.hpp, docs/finance.md): a part's capex and a loan's proceeds fall at the
 // start of the part's purchase month (month 1 is time 0); every other flow falls at the end of
@@ -13,7 +14,6 @@
 #include "payback/conventions.hpp"
 #include "payback/depreciation.hpp"
 #include "payback/numeric.hpp"
-#include "payback/scenario.hpp"
 
 namespace payback {
 
@@ -113,13 +113,6 @@ struct MonthFlows {
     T work_hours;         ///< the owner's hours of work this month (the same on every option)
     std::vector<LineItems<T>> clouds;
 };
-
-struct RigEnergy;
-
-/// Converts a validated scenario to canonical plain numbers.
-ModelInputs<double> model_inputs(const Scenario& scenario);
-/// The same, with the rig's energy already worked out (rig_energy.hpp).
-ModelInputs<double> model_inputs(const Scenario& scenario, const RigEnergy& energy);
 
 /// The same model stopped after `months` (<= the horizon): parts still held are sold then, the
 /// loan is paid off, parts bought later are never bought. Selling at `months` and renting after.

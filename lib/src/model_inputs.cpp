@@ -1,4 +1,4 @@
-#include "payback/engine.hpp"
+#include "payback/model_inputs.hpp"
 
 #include <cmath>
 
