@@ -11,11 +11,11 @@
 
 #include "command_common.hpp"
 #include "commands.hpp"
+#include "payback/base/error.hpp"
 #include "payback/bench/cuda_trainer.hpp"
 #include "payback/bench/measure.hpp"
-#include "payback/bench/workload.hpp"
-#include "payback/calibration.hpp"
-#include "payback/error.hpp"
+#include "payback/workload/calibration.hpp"
+#include "payback/workload/network.hpp"
 #include "terminal.hpp"
 #include "text_table.hpp"
 

@@ -7,8 +7,8 @@
 
 #include "command_common.hpp"
 #include "commands.hpp"
-#include "payback/breakeven.hpp"
-#include "payback/error.hpp"
+#include "payback/base/error.hpp"
+#include "payback/whatif/breakeven.hpp"
 
 namespace payback::cli {
 

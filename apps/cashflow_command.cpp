@@ -7,9 +7,9 @@
 
 #include "command_common.hpp"
 #include "commands.hpp"
-#include "payback/comparison.hpp"
-#include "payback/error.hpp"
-#include "report_json.hpp"
+#include "payback/base/error.hpp"
+#include "payback/model/comparison.hpp"
+#include "payback/report/report_json.hpp"
 #include "text_table.hpp"
 
 namespace payback::cli {

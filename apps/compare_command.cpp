@@ -8,13 +8,14 @@
 
 #include "command_common.hpp"
 #include "commands.hpp"
-#include "payback/catalog.hpp"
-#include "payback/cloud_cost.hpp"
-#include "payback/comparison.hpp"
-#include "payback/error.hpp"
-#include "payback/instance_filter.hpp"
-#include "payback/model_inputs.hpp"
-#include "report_json.hpp"
+#include "payback/base/error.hpp"
+#include "payback/market/catalog.hpp"
+#include "payback/market/cloud_cost.hpp"
+#include "payback/market/instance_filter.hpp"
+#include "payback/model/comparison.hpp"
+#include "payback/model/model_inputs.hpp"
+#include "payback/report/report_json.hpp"
+#include "payback/report/verdict.hpp"
 #include "terminal.hpp"
 #include "text_table.hpp"
 
@@ -136,7 +137,7 @@ std::string text_report(const Scenario& s, const Comparison& c, const Style& sty
                          std::to_string(v.optimal_sale_month), amount(v.breakeven_gpu_hours_per_month, 1)});
     }
     flush();
-    return out + "\n" + style.bold(wrapped(c.verdict));
+    return out + "\n" + style.bold(wrapped(verdict(c, s)));
 }
 
 std::string csv_report(const Comparison& c) {
@@ -209,7 +210,7 @@ Scenario with_matching_instances(const ScenarioArgs& args, const Scenario& scena
     std::vector<std::pair<double, const CloudInstance*>> ranked;
     const double work = model_inputs(all).training_hours;
     for (std::size_t k = 0; k < usable.size(); ++k)
-        ranked.emplace_back(cloud_month(all, all.clouds[k], work).effective_price_per_work_hour, usable[k]);
+        ranked.emplace_back(cloud_month(all.clouds[k], work, all.job_hours).effective_price_per_work_hour, usable[k]);
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<const CloudInstance*> order;
     for (const auto& entry : ranked) order.push_back(entry.second);

@@ -12,8 +12,8 @@
 
 #include "command_common.hpp"
 #include "commands.hpp"
-#include "payback/catalog.hpp"
-#include "payback/error.hpp"
+#include "payback/base/error.hpp"
+#include "payback/market/catalog.hpp"
 
 namespace payback::cli {
 

@@ -7,10 +7,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include "command_common.hpp"
 #include "commands.hpp"
 #include "help_formatter.hpp"
-#include "payback/error.hpp"
-#include "payback/isa.hpp"
+#include "payback/base/error.hpp"
+#include "payback/base/isa.hpp"
 
 // CLI11 throws while the commands are set up only for a programming error (an option named twice),
 // which every test would hit; the parse and the commands run inside the try below.
@@ -19,7 +20,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
                  "payback"};  // named, so --help reads the same however the program was started
     app.formatter(std::make_shared<payback::cli::HelpFormatter>());  // before the subcommands: they copy it
     app.require_subcommand(1);
-    // The version, and which instruction set the hot paths run (payback/isa.hpp).
+    // The version, and which instruction set the hot paths run (payback/base/isa.hpp).
     app.set_version_flag("--version", [] { return "payback 0.1.0\nhot paths: " + payback::describe_isa(); });
     app.footer("Start with `payback init > my.toml`, then `payback compare my.toml` and `payback explain my.toml`.\n"
                "Each command's --help has its options and an example.");
@@ -58,7 +59,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
         std::fprintf(stderr, "payback: %s\n", e.what());
         return 2;
     } catch (const payback::InputError& e) {
-        std::fprintf(stderr, "payback: %s\n", e.what());
+        std::fprintf(stderr, "payback: %s\n", payback::cli::with_option_names(e).what());
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "payback: internal error: %s\n", e.what());

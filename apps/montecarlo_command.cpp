@@ -14,8 +14,8 @@
 
 #include "command_common.hpp"
 #include "commands.hpp"
-#include "payback/error.hpp"
-#include "payback/montecarlo.hpp"
+#include "payback/base/error.hpp"
+#include "payback/whatif/montecarlo.hpp"
 #include "terminal.hpp"
 #include "text_table.hpp"
 

@@ -6,7 +6,7 @@
 
 #include "command_common.hpp"
 #include "commands.hpp"
-#include "payback/html_report.hpp"
+#include "payback/report/html_report.hpp"
 
 namespace payback::cli {
 

@@ -15,8 +15,8 @@
 
 #include "command_common.hpp"
 #include "commands.hpp"
-#include "payback/error.hpp"
-#include "payback/sweep.hpp"
+#include "payback/base/error.hpp"
+#include "payback/whatif/sweep.hpp"
 #include "terminal.hpp"
 #include "text_table.hpp"
 

@@ -12,8 +12,8 @@
 
 #include "command_common.hpp"
 #include "commands.hpp"
-#include "payback/error.hpp"
-#include "payback/tornado.hpp"
+#include "payback/base/error.hpp"
+#include "payback/whatif/tornado.hpp"
 #include "terminal.hpp"
 #include "text_table.hpp"
 

@@ -1,7 +1,7 @@
 # Hot paths compiled once per instruction set and chosen at run time (docs/architecture.md, "Instruction
 # sets"). The library itself targets a baseline that every x86-64 CPU of the last fifteen years runs
 # (x86-64-v2); the translation units named with payback_isa_variants() are compiled again for each level
-# in PAYBACK_ISA_VARIANTS, and lib/src/isa.cpp picks the best one the CPU has when the program starts
+# in PAYBACK_ISA_VARIANTS, and lib/src/base/isa.cpp picks the best one the CPU has when the program starts
 # (PAYBACK_ISA=baseline forces the first).
 #
 # Each variant is one relocatable object (ld -r) whose symbols are renamed with the variant's suffix,
@@ -32,7 +32,7 @@ function(payback_isa_namespace variant out)
   set(${out} ${name} PARENT_SCOPE)
 endfunction()
 
-# What the dispatchers expand (lib/src/isa_dispatch.hpp): the variants' names, and X(namespace, ...) per variant.
+# What the dispatchers expand (lib/include/payback/base/isa_dispatch.hpp): the variants' names, and X(namespace, ...) per variant.
 set(payback_isa_names "")
 set(payback_isa_entries "")
 foreach(variant IN LISTS PAYBACK_ISA_VARIANTS)

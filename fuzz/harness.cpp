@@ -7,18 +7,18 @@
 
 #include <fmt/format.h>
 
-#include "csv_reader.hpp"
-#include "payback/calibration.hpp"
-#include "payback/catalog.hpp"
-#include "payback/comparison.hpp"
-#include "payback/engine.hpp"
-#include "payback/error.hpp"
-#include "payback/metrics.hpp"
-#include "payback/model_inputs.hpp"
-#include "payback/scenario.hpp"
-#include "payback/tariff.hpp"
-#include "payback/urdb.hpp"
-#include "text_file.hpp"
+#include "base/csv_reader.hpp"
+#include "payback/base/error.hpp"
+#include "payback/base/text_file.hpp"
+#include "payback/energy/tariff.hpp"
+#include "payback/energy/urdb.hpp"
+#include "payback/market/catalog.hpp"
+#include "payback/model/comparison.hpp"
+#include "payback/model/engine.hpp"
+#include "payback/model/metrics.hpp"
+#include "payback/model/model_inputs.hpp"
+#include "payback/scenario/scenario.hpp"
+#include "payback/workload/calibration.hpp"
 
 namespace payback::fuzz {
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write tests/fixtures/finance/numpy_financial.json: reference values from numpy-financial that
-tests/lib/finance_test.cpp checks payback::finance against (to a relative 1e-9).
+tests/lib/finance/finance_test.cpp checks payback::finance against (to a relative 1e-9).
 
 Run it with the pinned versions, from the repository root:
     ./dev fixtures

@@ -2,7 +2,7 @@
 # The checks that need an NVIDIA GPU, in one run (no machine here has one; run it where one is lent):
 #   1. the CUDA test cases ([cuda]: the GPU trainer's gradients and steps against the CPU trainer's);
 #   2. `payback bench --device cuda` for both workloads over a range of batches, with the profile;
-#   3. the same training steps in PyTorch on the same GPU (bench/pytorch_training_step.py --device cuda);
+#   3. the same training steps in PyTorch on the same GPU (perf/pytorch_training_step.py --device cuda);
 #   4. compute-sanitizer's memcheck over a short bench, where compute-sanitizer is installed.
 # Usage: tools/gpu_check.sh BIN_DIR OUT_DIR   (BIN_DIR holds payback, payback_tests, libpayback_cuda.so)
 set -uo pipefail
@@ -25,7 +25,7 @@ step "payback bench --device cuda (batches $batches)"
 step "PyTorch $(python3 -c 'import torch; print(torch.__version__)') on the same GPU"
 for workload in cifar10-tutorial mlp; do
     for batch in ${batches//,/ }; do
-        python3 bench/pytorch_training_step.py --device cuda --workload "$workload" --batch "$batch" \
+        python3 perf/pytorch_training_step.py --device cuda --workload "$workload" --batch "$batch" \
             --threads 1 --seconds 0.3 --runs 5 --warmup 0.5 || status=1
     done
 done | tee "$out/pytorch-cuda.jsonl"

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "payback/bench/cuda_trainer.hpp"
-#include "payback/calibration.hpp"
+#include "payback/workload/calibration.hpp"
 #include "support/run_cli.hpp"
 #include "support/run_in_terminal.hpp"
 #include "support/temp_dir.hpp"

@@ -195,3 +195,4 @@ TEST_CASE("progress bars on a terminal only", "[cli][progress]") {
     REQUIRE(bench_piped.code == 0);
     CHECK_THAT(bench_piped.err, !Catch::Contains("warming up"));
 }
+

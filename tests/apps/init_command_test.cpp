@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "payback/catalog.hpp"
+#include "payback/market/catalog.hpp"
 #include "support/run_cli.hpp"
 #include "support/temp_dir.hpp"
 

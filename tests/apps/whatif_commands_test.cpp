@@ -243,3 +243,19 @@ TEST_CASE("sweep and tornado --help show an example", "[cli][sweep][tornado]") {
         CHECK_THAT(r.out, Catch::Contains("--vary"));
     }
 }
+
+TEST_CASE("errors about an argument name its option as typed", "[cli][errors]") {
+    // The library names each argument by what it is ("breakeven key", payback/base/arguments.hpp);
+    // the program by its option (apps/command_common.cpp, with_option_names). --samples and --swing
+    // are checked by the option parser before the library sees them.
+    HandFile hand(uncertainty);
+    const auto first_line = [&](const std::string& args) {
+        const Result r = run(args);
+        check_bad_input(r);
+        return r.err.substr(0, r.err.find(':', std::string("payback: ").size()) + 1);
+    };
+    CHECK(first_line("breakeven " + hand.path + " --for electricity.price_per_kwhh") == "payback: --for:");
+    CHECK(first_line("breakeven " + hand.path + " --for rig.psu_efficiency --range 0.5:1.5") == "payback: --range:");
+    CHECK(first_line("breakeven " + hand.path + " --for electricity.price_per_kwh --against clod") ==
+          "payback: --against:");
+}

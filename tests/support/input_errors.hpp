@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
-#include "payback/error.hpp"
+#include "payback/base/error.hpp"
 
 namespace payback::test {
 

@@ -1,9 +1,9 @@
-// Runs part of a test on one instruction set's variant of the hot paths (payback/isa.hpp).
+// Runs part of a test on one instruction set's variant of the hot paths (payback/base/isa.hpp).
 #pragma once
 
 #include <string>
 
-#include "payback/isa.hpp"
+#include "payback/base/isa.hpp"
 
 namespace payback::test {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "payback/scenario.hpp"
+#include "payback/scenario/scenario.hpp"
 
 namespace payback::test {
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "payback/lanes.hpp"
+#include "payback/whatif/lanes.hpp"
 
 namespace payback::test {
 

@@ -5,12 +5,12 @@
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
+#include "payback/base/error.hpp"
 #include "payback/bench/cuda_trainer.hpp"
 #include "payback/bench/measure.hpp"
-#include "payback/bench/workload.hpp"
-#include "payback/calibration.hpp"
-#include "payback/catalog.hpp"
-#include "payback/error.hpp"
+#include "payback/market/catalog.hpp"
+#include "payback/workload/calibration.hpp"
+#include "payback/workload/network.hpp"
 
 namespace payback::python {
 

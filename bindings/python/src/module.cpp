@@ -4,8 +4,9 @@
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
-#include "payback/error.hpp"
-#include "payback/sample_model.hpp"
+#include "payback/base/arguments.hpp"
+#include "payback/base/error.hpp"
+#include "payback/whatif/sample_model.hpp"
 
 namespace payback::python {
 
@@ -31,6 +32,19 @@ py::object to_python(const nlohmann::json& value) {
     }
 }
 
+// The package's methods mirror the commands (Scenario.sweep is `payback sweep`), so an error about an
+// argument names the command's option, as the documentation of each method does.
+payback::InputError with_option_names(const payback::InputError& e) {
+    static const std::pair<const char*, const char*> options[] = {
+        {argument::sweep_axis, "--vary"},        {argument::tornado_key, "--vary"},
+        {argument::tornado_swing, "--swing"},    {argument::breakeven_key, "--for"},
+        {argument::breakeven_range, "--range"},  {argument::cloud_option, "--against"},
+        {argument::sample_count, "--samples"},   {argument::instance_filter, "--cloud"}};
+    for (const auto& [name, option] : options)
+        if (e.source() == name) return {option, e.line(), e.key_path(), e.message()};
+    return e;
+}
+
 }  // namespace payback::python
 
 PYBIND11_MODULE(_core, m) {
@@ -39,10 +53,12 @@ PYBIND11_MODULE(_core, m) {
     m.doc() = "payback's C++ library (private: use the package `payback`)";
     // payback::InputError becomes payback.InputError (defined in Python, so it pickles and
     // subclasses ValueError), carrying the file, line and key path.
-    py::register_exception_translator([](std::exception_ptr thrown) {
+    // pybind11 takes a function of std::exception_ptr by value.
+    py::register_exception_translator([](std::exception_ptr thrown) {  // NOLINT(performance-unnecessary-value-param)
         try {
             if (thrown) std::rethrow_exception(thrown);
-        } catch (const payback::InputError& e) {
+        } catch (const payback::InputError& thrown_error) {
+            const payback::InputError e = with_option_names(thrown_error);
             const py::object type = py::module_::import("payback.errors").attr("InputError");
             const py::object error = type(e.what(), e.source(), e.line(), e.key_path(), e.message());
             PyErr_SetObject(type.ptr(), error.ptr());

@@ -3,10 +3,10 @@
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
-#include "payback/breakeven.hpp"
-#include "payback/comparison.hpp"
-#include "payback/units.hpp"
-#include "report_json.hpp"  // apps/: the CLI's JSON of a comparison
+#include "payback/base/units.hpp"
+#include "payback/model/comparison.hpp"
+#include "payback/whatif/breakeven.hpp"
+#include "payback/report/report_json.hpp"  // apps/: the CLI's JSON of a comparison
 
 namespace payback::python {
 
@@ -90,7 +90,7 @@ void bind_scenario(py::module_& m) {
             py::list tables;
             for (const auto& t : c.cashflows) tables.append(table(t));
             py::dict out;
-            out["report"] = to_python(cli::comparison_json(s, c));
+            out["report"] = to_python(comparison_json(s, c));
             out["cashflows"] = tables;
             return out;
         },

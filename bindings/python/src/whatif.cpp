@@ -8,10 +8,10 @@
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
-#include "payback/montecarlo.hpp"
-#include "payback/sample_plan.hpp"
-#include "payback/sweep.hpp"
-#include "payback/tornado.hpp"
+#include "payback/whatif/montecarlo.hpp"
+#include "payback/whatif/sample_plan.hpp"
+#include "payback/whatif/sweep.hpp"
+#include "payback/whatif/tornado.hpp"
 
 namespace payback::python {
 

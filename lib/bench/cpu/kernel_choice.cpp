@@ -1,6 +1,6 @@
-// The CPU trainer's kernels of the instruction set chosen at run time (payback/isa.hpp).
+// The CPU trainer's kernels of the instruction set chosen at run time (payback/base/isa.hpp).
 #include "cpu/kernels.hpp"
-#include "isa_dispatch.hpp"
+#include "payback/base/isa_dispatch.hpp"
 
 namespace payback {
 

@@ -1,5 +1,5 @@
 // The vectorized inner loops of the layers: matrix products, direct convolution, pooling. kernels.cpp
-// is compiled once per instruction set (payback/isa.hpp): AVX2/FMA kernels in the x86-64-v3 variant,
+// is compiled once per instruction set (payback/base/isa.hpp): AVX2/FMA kernels in the x86-64-v3 variant,
 // AVX-512 ones in x86-64-v4, portable loops in the baseline; the functions below call the variant
 // chosen at run time. Single-threaded: the trainer gives each thread its own part.
 #pragma once

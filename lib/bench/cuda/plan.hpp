@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "payback/bench/workload.hpp"
+#include "payback/workload/network.hpp"
 
 namespace payback::bench::gpu {
 

@@ -17,8 +17,8 @@
 
 #include "elements.cuh"
 #include "gemm_mapping.hpp"
-#include "plan.hpp"
 #include "payback/bench/trainer.hpp"
+#include "plan.hpp"
 
 namespace payback::bench::gpu {
 

@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "payback/error.hpp"
-#include "text_file.hpp"
+#include "payback/base/error.hpp"
+#include "payback/base/text_file.hpp"
 
 namespace payback::bench {
 namespace {

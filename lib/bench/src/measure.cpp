@@ -7,12 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "payback/base/isa.hpp"
 #include "payback/bench/cpu_trainer.hpp"
 #include "payback/bench/cuda_trainer.hpp"
 #include "payback/bench/data.hpp"
 #include "payback/bench/energy.hpp"
-#include "payback/bench/workload.hpp"
-#include "payback/isa.hpp"
+#include "payback/workload/network.hpp"
 
 namespace payback::bench {
 namespace {

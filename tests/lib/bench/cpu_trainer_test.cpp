@@ -13,7 +13,7 @@
 #include "cpu/layers.hpp"
 #include "payback/bench/cpu_trainer.hpp"
 #include "payback/bench/data.hpp"
-#include "payback/bench/workload.hpp"
+#include "payback/workload/network.hpp"
 #include "support/isa_choice.hpp"
 
 using namespace payback::bench;

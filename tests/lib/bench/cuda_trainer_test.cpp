@@ -8,7 +8,7 @@
 #include "payback/bench/cpu_trainer.hpp"
 #include "payback/bench/cuda_trainer.hpp"
 #include "payback/bench/data.hpp"
-#include "payback/bench/workload.hpp"
+#include "payback/workload/network.hpp"
 
 using namespace payback::bench;
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "payback/base/error.hpp"
 #include "payback/bench/data.hpp"
-#include "payback/error.hpp"
 #include "support/input_errors.hpp"
 #include "support/temp_dir.hpp"
 

@@ -11,7 +11,7 @@
 
 #include "payback/bench/cpu_trainer.hpp"
 #include "payback/bench/data.hpp"
-#include "payback/bench/workload.hpp"
+#include "payback/workload/network.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace payback::bench;

@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "payback/calibration.hpp"
+#include "payback/workload/calibration.hpp"
 
 namespace payback::bench {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "payback/bench/data.hpp"
-#include "payback/bench/tensor.hpp"
-#include "payback/bench/workload.hpp"
+#include "payback/workload/network.hpp"
+#include "payback/workload/tensor.hpp"
 
 namespace payback::bench {
 

@@ -1,0 +1,140 @@
+// The price catalogs under pricing/: GPUs, cloud instances, parts, electricity prices and rental
+// markets, each a CSV file with as_of and source on every row (pricing/README.md). Loading checks a
+// whole file (required columns, sources and dates, plausible ranges, no duplicate keys) and throws
+// InputError naming the file, line and column; lookups by name suggest the closest on a miss.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "payback/energy/psu.hpp"
+#include "payback/market/pcie.hpp"
+
+namespace payback {
+
+/// Where a row came from: "pricing/gpus.csv:14, as of 2025-06-01".
+struct RowOrigin {
+    std::string file;
+    int line = 0;
+    std::string as_of;
+    std::string source;
+    std::string describe() const;
+};
+
+struct GpuSpec {
+    std::string name;
+    std::string vendor;
+    std::string release_date;
+    std::optional<double> launch_price_usd;
+    std::optional<double> board_power_watts;
+    std::optional<double> memory_gb;
+    std::optional<double> memory_bandwidth_gb_s;
+    std::optional<double> fp32_tflops;
+    std::optional<double> fp16_tflops;
+    std::optional<double> tensor_fp16_tflops;
+    std::optional<double> nvlink_gb_s;          ///< per direction; none without a bridge
+    std::optional<double> resnet50_amp_img_s;   ///< Lambda's single-GPU training throughput
+    std::string resnet50_source;
+    RowOrigin origin;
+};
+
+struct CloudInstance {
+    std::string provider;
+    std::string instance;
+    std::string region;
+    std::string gpu;  ///< a gpus.csv name
+    int gpu_count = 1;
+    std::optional<double> gpu_memory_gb;
+    std::optional<double> vcpus;
+    std::optional<double> ram_gb;
+    std::optional<double> on_demand_per_hour;
+    std::optional<double> spot_per_hour;
+    std::optional<double> reserved_1y_per_hour;
+    std::optional<double> reserved_3y_per_hour;
+    std::optional<double> billing_increment_seconds;
+    std::optional<double> billing_minimum_seconds;
+    std::string currency;
+    RowOrigin origin;
+    std::string key() const { return provider + ":" + instance; }
+};
+
+struct PartSpec {
+    std::string kind;
+    std::string name;
+    std::optional<double> price_usd;
+    std::string price_date;
+    std::optional<double> idle_watts;
+    std::optional<double> load_watts;
+    std::optional<int> pcie_lanes;
+    std::vector<PcieSlot> pcie_slots;
+    std::optional<double> psu_capacity_watts;
+    std::optional<PsuRating> psu_rating;
+    RowOrigin origin;
+};
+
+struct ElectricityRate {
+    std::string region;
+    std::string name;
+    double price_per_kwh = 0;
+    std::string currency;
+    int year = 0;
+    RowOrigin origin;
+};
+
+struct RentalMarket {
+    std::string market;
+    std::string gpu;
+    std::optional<double> host_price_per_hour;
+    std::optional<double> platform_fee;
+    std::optional<double> occupancy;
+    bool occupancy_is_assumption = true;
+    std::string currency;
+    RowOrigin origin;
+};
+
+struct RentalDiscount {
+    std::string market;
+    int months = 0;
+    double discount = 0;
+    RowOrigin origin;
+};
+
+/// Every catalog of one pricing/ directory.
+class Catalog {
+public:
+    /// Loads and checks every file; InputError on the first problem.
+    static Catalog load(const std::string& directory);
+    /// The same from texts in memory: `text_of("gpus.csv")` gives each file's contents, and errors
+    /// name the files as if they were in `directory` (for tests and the fuzzer).
+    static Catalog parse(const std::string& directory,
+                         const std::function<std::string(const std::string& file_name)>& text_of);
+    /// The catalogs of this source tree (or $PAYBACK_PRICING_DIR), loaded once.
+    static const Catalog& shipped();
+
+    const std::vector<GpuSpec>& gpus() const { return gpus_; }
+    const std::vector<CloudInstance>& instances() const { return instances_; }
+    const std::vector<PartSpec>& parts() const { return parts_; }
+    const std::vector<ElectricityRate>& rates() const { return rates_; }
+    const std::vector<RentalMarket>& rental_markets() const { return rental_markets_; }
+    const std::vector<RentalDiscount>& rental_discounts() const { return rental_discounts_; }
+
+    /// Lookups; InputError (source "pricing", the key "gpu"/"instance"/...) with a suggestion on a miss.
+    const GpuSpec& gpu(const std::string& name) const;
+    const PartSpec& part(const std::string& name) const;
+    /// "aws:p3.2xlarge" in `region`, or its first row when region is empty.
+    const CloudInstance& instance(const std::string& provider_and_instance, const std::string& region) const;
+    const ElectricityRate& rate(const std::string& region) const;  ///< the latest year
+    const RentalMarket& rental_market(const std::string& market, const std::string& gpu) const;
+
+private:
+    std::vector<GpuSpec> gpus_;
+    std::vector<CloudInstance> instances_;
+    std::vector<PartSpec> parts_;
+    std::vector<ElectricityRate> rates_;
+    std::vector<RentalMarket> rental_markets_;
+    std::vector<RentalDiscount> rental_discounts_;
+};
+
+}  // namespace payback

@@ -1,0 +1,20 @@
+// The answer in a sentence, for the program, the report and the Python package alike: which side wins
+// the pair the answer is about (cost_breakdown.hpp's headline_pair), by how much in present value, and
+// the cost group that makes the difference.
+#pragma once
+
+#include <string>
+
+#include "payback/model/comparison.hpp"
+#include "payback/scenario/scenario.hpp"
+
+namespace payback {
+
+/// "Build: over 36 months the rig costs 1,234 USD less in present value than the cheapest cloud
+/// option (...), and pays for itself in 14.2 months." or "Rent ...".
+std::string verdict(const Comparison& comparison, const Scenario& scenario);
+
+/// One sentence on the group whose cost differs most between the pair's rig and cloud option.
+std::string biggest_reason(const Scenario& scenario, const Comparison& comparison, const VersusResult& pair);
+
+}  // namespace payback

@@ -1,0 +1,22 @@
+#include "payback/base/error.hpp"
+
+#include <fmt/format.h>
+
+namespace payback {
+
+namespace {
+std::string one_line(const std::string& source, int line, const std::string& key_path,
+                     const std::string& message) {
+    return fmt::format("{}{}{}{}: {}", source, line > 0 ? fmt::format(":{}", line) : "",
+                       key_path.empty() ? "" : ": ", key_path, message);
+}
+}  // namespace
+
+InputError::InputError(std::string source, int line, std::string key_path, std::string message)
+    : std::runtime_error(one_line(source, line, key_path, message)),
+      source_(std::move(source)),
+      line_(line),
+      key_path_(std::move(key_path)),
+      message_(std::move(message)) {}
+
+}  // namespace payback

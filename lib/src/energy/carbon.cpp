@@ -1,0 +1,242 @@
+#include "payback/energy/carbon.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "base/csv_reader.hpp"
+#include "payback/base/error.hpp"
+#include "payback/base/suggest.hpp"
+
+namespace payback {
+
+namespace {
+
+// Intensities above this are almost surely grams per kWh written in the kilogram column: the most
+// carbon-intense national grids are about 1.3 kg/kWh.
+constexpr double max_kg_per_kwh = 2.0;
+// PUE above this is no data centre's fleet figure (the industry average is about 1.6).
+constexpr double max_pue = 3.0;
+// The first year with grid intensity data worth reading for this model.
+constexpr int first_year = 1990;
+
+bool is_blank(const std::string& text) { return text.find_first_not_of(" \t") == std::string::npos; }
+
+bool is_upper_or_digit(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+// "US", "DE", "EU", "WORLD", "US-CA", "CA-QC": two or more capital letters, then optionally a
+// hyphen and one to three capital letters or digits (the ISO 3166-2 subdivision part).
+bool is_region_code(const std::string& code) {
+    const auto hyphen = code.find('-');
+    const std::string_view head = std::string_view(code).substr(0, hyphen);
+    if (head.size() < 2 ||
+        !std::all_of(head.begin(), head.end(), [](char c) { return c >= 'A' && c <= 'Z'; }))
+        return false;
+    if (hyphen == std::string::npos) return true;
+    const std::string_view tail = std::string_view(code).substr(hyphen + 1);
+    return !tail.empty() && tail.size() <= 3 && std::all_of(tail.begin(), tail.end(), is_upper_or_digit);
+}
+
+// The value of `text`, all ASCII digits, or -1 if it is empty or any character is not a digit.
+int digits_value(std::string_view text) {
+    if (text.empty()) return -1;
+    int value = 0;
+    for (const char c : text) {
+        if (c < '0' || c > '9') return -1;
+        value = value * 10 + (c - '0');
+    }
+    return value;
+}
+
+int days_in(int year, int month) {
+    static constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    return month == 2 && leap ? 29 : days[month - 1];
+}
+
+// The year of a real date written "YYYY-MM-DD" or "YYYY-MM"; -1 when malformed or not a real date.
+int year_of_date(std::string_view text) {
+    if (text.size() != 7 && text.size() != 10) return -1;
+    if (text[4] != '-' || (text.size() == 10 && text[7] != '-')) return -1;
+    const int year = digits_value(text.substr(0, 4));
+    const int month = digits_value(text.substr(5, 2));
+    const int day = text.size() == 10 ? digits_value(text.substr(8, 2)) : 1;
+    if (year < 0 || month < 1 || month > 12 || day < 1 || day > days_in(year, month)) return -1;
+    return year;
+}
+
+std::string lowercase(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+// A "did you mean" for `word` among `known`: a match ignoring case first, then a likely typo.
+std::string hint_for(const std::string& word, const std::vector<std::string>& known) {
+    for (const auto& candidate : known)
+        if (lowercase(candidate) == lowercase(word)) return candidate;
+    return detail::closest_match(word, known);
+}
+
+std::string listed(const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& name : names) {
+        if (!out.empty()) out += ", ";
+        out += name;
+    }
+    return out;
+}
+
+// "; did you mean "X"?", else "; <list_intro>: a, b, c", or a note that the file has no rows.
+std::string unknown_suffix(const std::string& word, const std::vector<std::string>& known,
+                           const std::string& list_intro) {
+    const std::string hint = hint_for(word, known);
+    if (!hint.empty()) return fmt::format("; did you mean \"{}\"?", hint);
+    if (known.empty()) return "; the file has no data rows";
+    return fmt::format("; {}: {}", list_intro, listed(known));
+}
+
+// The checks both catalogs share: an intensity in kg/kWh, a dated as_of, a source. Returns the
+// year of as_of.
+int check_common(const detail::CsvTable& table, std::size_t row) {
+    const double kg = table.number(row, "kg_co2_per_kwh");
+    if (kg < 0.0)
+        throw table.error(row, "kg_co2_per_kwh", fmt::format("expected an intensity >= 0, got {}", kg));
+    if (kg > max_kg_per_kwh)
+        throw table.error(row, "kg_co2_per_kwh",
+                          fmt::format("expected kg CO2 per kWh, at most {}, got {}: is it grams per kWh? "
+                                      "Divide by 1000",
+                                      max_kg_per_kwh, kg));
+
+    const std::string& as_of = table.text(row, "as_of");
+    if (is_blank(as_of))
+        throw table.error(row, "as_of", "empty: every row must say when its figure was read");
+    const int as_of_year = year_of_date(as_of);
+    if (as_of_year < 0)
+        throw table.error(row, "as_of",
+                          fmt::format("expected a date YYYY-MM-DD or YYYY-MM, got \"{}\"", as_of));
+    if (is_blank(table.text(row, "source")))
+        throw table.error(row, "source", "empty: every row must say where its figure came from");
+    return as_of_year;
+}
+
+void check_region_code(const detail::CsvTable& table, std::size_t row, const std::string& column) {
+    const std::string& code = table.text(row, column);
+    if (is_blank(code)) throw table.error(row, column, "empty: every row must name its grid region");
+    if (!is_region_code(code))
+        throw table.error(
+            row, column,
+            fmt::format("expected an ISO 3166 style code such as US, US-CA, DE or EU, got \"{}\"", code));
+}
+
+const std::vector<std::string> grid_columns = {"region", "name", "kg_co2_per_kwh", "year", "as_of", "source"};
+const std::vector<std::string> cloud_columns = {"provider", "region", "grid_region", "kg_co2_per_kwh",
+                                                "pue",      "as_of",  "source"};
+
+}  // namespace
+
+GridIntensity load_grid_intensity(const std::string& csv_path, const std::string& region) {
+    const auto table = detail::CsvTable::load(csv_path);
+    table.require_columns(grid_columns);
+
+    std::map<std::string, int> lines;  // region -> line of its row
+    std::vector<std::string> regions;  // in file order, for the hint
+    std::size_t found_row = 0;
+    bool found = false;
+    for (std::size_t row = 0; row < table.rows(); ++row) {
+        check_region_code(table, row, "region");
+        const std::string& code = table.text(row, "region");
+        if (is_blank(table.text(row, "name")))
+            throw table.error(row, "name", "empty: every row must name its region, such as \"California\"");
+        const int as_of_year = check_common(table, row);
+
+        const double year = table.number(row, "year");
+        if (year != std::floor(year))
+            throw table.error(row, "year", fmt::format("expected a whole year, got {}", year));
+        if (year < first_year || year > as_of_year)
+            throw table.error(row, "year",
+                              fmt::format("expected a year from {} to the as_of year {}, got {}", first_year,
+                                          as_of_year, year));
+
+        const auto [earlier, is_new] = lines.try_emplace(code, table.line_of(row));
+        if (!is_new)
+            throw table.error(row, "region",
+                              fmt::format("\"{}\" is already listed on line {}", code, earlier->second));
+        regions.push_back(code);
+        if (code == region) {
+            found_row = row;
+            found = true;
+        }
+    }
+
+    if (!found)
+        throw InputError(csv_path, 0, "region",
+                         fmt::format("no row for region \"{}\"", region) +
+                             unknown_suffix(region, regions, "the file has"));
+    return {region, table.text(found_row, "name"), table.number(found_row, "kg_co2_per_kwh"),
+            static_cast<int>(table.number(found_row, "year"))};
+}
+
+CloudRegion load_cloud_region(const std::string& csv_path, const std::string& provider,
+                              const std::string& region) {
+    const auto table = detail::CsvTable::load(csv_path);
+    table.require_columns(cloud_columns);
+
+    std::map<std::pair<std::string, std::string>, int> lines;    // (provider, region) -> line
+    std::vector<std::string> providers;                          // distinct, in file order
+    std::map<std::string, std::vector<std::string>> regions_of;  // provider -> its regions
+    std::size_t found_row = 0;
+    bool found = false;
+    for (std::size_t row = 0; row < table.rows(); ++row) {
+        const std::string& name = table.text(row, "provider");
+        if (is_blank(name))
+            throw table.error(row, "provider", "empty: every row must name its cloud provider");
+        const std::string& code = table.text(row, "region");
+        if (is_blank(code))
+            throw table.error(row, "region", "empty: every row must name the provider's region");
+        check_region_code(table, row, "grid_region");
+        check_common(table, row);
+        const double pue = table.number(row, "pue");
+        if (pue < 1.0 || pue > max_pue)
+            throw table.error(row, "pue",
+                              fmt::format("expected a PUE from 1 (no overhead) to {}, got {}", max_pue, pue));
+
+        const auto [earlier, is_new] = lines.try_emplace(std::pair(name, code), table.line_of(row));
+        if (!is_new)
+            throw table.error(
+                row, "region",
+                fmt::format("{} \"{}\" is already listed on line {}", name, code, earlier->second));
+        auto [own, first_of_provider] = regions_of.try_emplace(name);
+        if (first_of_provider) providers.push_back(name);
+        own->second.push_back(code);
+        if (name == provider && code == region) {
+            found_row = row;
+            found = true;
+        }
+    }
+
+    if (!found) {
+        const auto own = regions_of.find(provider);
+        if (own == regions_of.end())
+            throw InputError(csv_path, 0, "provider",
+                             fmt::format("no provider \"{}\"", provider) +
+                                 unknown_suffix(provider, providers, "the file has"));
+        std::string message = fmt::format("{} has no region \"{}\"", provider, region);
+        std::vector<std::string> elsewhere;
+        for (const auto& other : providers)
+            if (other != provider && lines.count(std::pair(other, region)) > 0) elsewhere.push_back(other);
+        if (!elsewhere.empty())
+            message += fmt::format(" (\"{}\" is a region of {})", region, listed(elsewhere));
+        throw InputError(csv_path, 0, "region",
+                         message + unknown_suffix(region, own->second, provider + " has"));
+    }
+    return {provider, region, table.number(found_row, "kg_co2_per_kwh"), table.number(found_row, "pue")};
+}
+
+}  // namespace payback

@@ -1,0 +1,305 @@
+#include "payback/market/catalog.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "base/csv_reader.hpp"
+#include "payback/base/error.hpp"
+#include "payback/base/suggest.hpp"
+#include "payback/base/text_file.hpp"
+#include "payback/market/price_schedule.hpp"
+
+namespace payback {
+
+namespace {
+
+using detail::CsvTable;
+
+// One row's cells, checked as they are read.
+class Row {
+public:
+    Row(const CsvTable& table, std::size_t row) : table_(table), row_(row) {}
+
+    std::string text(std::string_view column) const { return table_.text(row_, column); }
+    std::string required(std::string_view column) const {
+        std::string value = text(column);
+        if (value.find_first_not_of(" \t") == std::string::npos) throw table_.error(row_, column, "must not be empty");
+        return value;
+    }
+    std::optional<double> number(std::string_view column, double lo, double hi) const {
+        if (text(column).empty()) return std::nullopt;
+        const double value = table_.number(row_, column);
+        if (value < lo || value > hi)
+            throw table_.error(row_, column, fmt::format("must be between {} and {}, got {}", lo, hi, value));
+        return value;
+    }
+    double required_number(std::string_view column, double lo, double hi) const {
+        required(column);
+        return *number(column, lo, hi);
+    }
+    RowOrigin origin() const {
+        RowOrigin o{table_.path(), table_.line_of(row_), required("as_of"), required("source")};
+        if (!parse_calendar_date(o.as_of)) throw table_.error(row_, "as_of", "expected a date YYYY-MM-DD, got \"" + o.as_of + "\"");
+        return o;
+    }
+    InputError error(std::string_view column, const std::string& message) const {
+        return table_.error(row_, column, message);
+    }
+
+private:
+    const CsvTable& table_;
+    std::size_t row_;
+};
+
+using TextOf = std::function<std::string(const std::string& file_name)>;
+
+template <class Item, class Read, class Key>
+std::vector<Item> load_file(const std::filesystem::path& dir, const TextOf& text_of, const std::string& name,
+                            const std::vector<std::string>& columns, Read read, Key key) {
+    const CsvTable table = CsvTable::parse(text_of(name), (dir / name).string());
+    table.require_columns(columns);
+    std::vector<Item> items;
+    std::set<std::string> seen;
+    for (std::size_t r = 0; r < table.rows(); ++r) {
+        const Row row(table, r);
+        items.push_back(read(row));
+        if (!seen.insert(key(items.back())).second)
+            throw table.error(r, columns.front(), "duplicate entry \"" + key(items.back()) + "\"");
+    }
+    return items;
+}
+
+std::vector<PcieSlot> parse_slots(const Row& row, const std::string& text) {
+    std::vector<PcieSlot> slots;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t end = std::min(text.find(';', start), text.size());
+        const std::string item = text.substr(start, end - start);
+        const auto x = item.find('x');
+        int generation = 0, lanes = 0;
+        if (x == std::string::npos || std::sscanf(item.c_str(), "%dx%d", &generation, &lanes) != 2 || generation < 1 ||
+            generation > 6 || lanes < 1 || lanes > 16)
+            throw row.error("pcie_slots", "expected GENxLANES items separated by ';' such as 3x16;3x8, got \"" + text + "\"");
+        slots.push_back({generation, lanes});
+        start = end + 1;
+    }
+    return slots;
+}
+
+template <class Items, class Name>
+[[noreturn]] void not_found(const std::string& what, const std::string& wanted, const Items& items, Name name) {
+    std::vector<std::string> known;
+    for (const auto& item : items) known.push_back(name(item));
+    const std::string hint = detail::closest_match(wanted, known);
+    throw InputError("pricing", 0, what,
+                     fmt::format("no {} named \"{}\" in the catalog{}", what, wanted,
+                                 hint.empty() ? std::string() : "; did you mean \"" + hint + "\"?"));
+}
+
+}  // namespace
+
+std::string RowOrigin::describe() const {
+    const std::string name = std::filesystem::path(file).filename().string();
+    return fmt::format("pricing/{}:{}, as of {}", name, line, as_of);
+}
+
+Catalog Catalog::load(const std::string& directory) {
+    const std::filesystem::path dir(directory);
+    return parse(directory, [&](const std::string& name) {
+        return detail::read_text_file((dir / name).string(), "catalog file");
+    });
+}
+
+Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
+    const std::filesystem::path dir(directory);
+    Catalog c;
+    c.gpus_ = load_file<GpuSpec>(
+        dir, text_of, "gpus.csv",
+        {"name", "vendor", "release_date", "launch_price_usd", "board_power_watts", "memory_gb", "memory_bandwidth_gb_s",
+         "fp32_tflops", "fp16_tflops", "tensor_fp16_tflops", "nvlink_gb_s", "resnet50_amp_img_s", "resnet50_source",
+         "as_of", "source"},
+        [](const Row& row) {
+            GpuSpec g;
+            g.name = row.required("name");
+            g.vendor = row.text("vendor");
+            g.release_date = row.text("release_date");
+            g.launch_price_usd = row.number("launch_price_usd", 50, 100000);
+            g.board_power_watts = row.number("board_power_watts", 30, 1500);
+            g.memory_gb = row.number("memory_gb", 1, 512);
+            g.memory_bandwidth_gb_s = row.number("memory_bandwidth_gb_s", 50, 20000);
+            g.fp32_tflops = row.number("fp32_tflops", 0.1, 500);
+            g.fp16_tflops = row.number("fp16_tflops", 0.01, 5000);
+            g.tensor_fp16_tflops = row.number("tensor_fp16_tflops", 1, 10000);
+            g.nvlink_gb_s = row.number("nvlink_gb_s", 1, 2000);
+            g.resnet50_amp_img_s = row.number("resnet50_amp_img_s", 10, 20000);
+            g.resnet50_source = row.text("resnet50_source");
+            if (g.resnet50_amp_img_s && g.resnet50_source.empty())
+                throw row.error("resnet50_source", "must name the measurement of resnet50_amp_img_s");
+            g.origin = row.origin();
+            return g;
+        },
+        [](const GpuSpec& g) { return g.name; });
+    c.instances_ = load_file<CloudInstance>(
+        dir, text_of, "cloud-instances.csv",
+        {"provider", "instance", "region", "gpu", "gpu_count", "gpu_memory_gb", "vcpus", "ram_gb", "on_demand_per_hour",
+         "spot_per_hour", "reserved_1y_per_hour", "reserved_3y_per_hour", "billing_increment_seconds",
+         "billing_minimum_seconds", "currency", "as_of", "source"},
+        [](const Row& row) {
+            CloudInstance i;
+            i.provider = row.required("provider");
+            i.instance = row.required("instance");
+            i.region = row.required("region");
+            i.gpu = row.required("gpu");
+            i.gpu_count = static_cast<int>(row.required_number("gpu_count", 1, 64));
+            i.gpu_memory_gb = row.number("gpu_memory_gb", 1, 512);
+            i.vcpus = row.number("vcpus", 1, 1024);
+            i.ram_gb = row.number("ram_gb", 1, 8192);
+            i.on_demand_per_hour = row.number("on_demand_per_hour", 0.005, 500);
+            i.spot_per_hour = row.number("spot_per_hour", 0.005, 500);
+            i.reserved_1y_per_hour = row.number("reserved_1y_per_hour", 0.005, 500);
+            i.reserved_3y_per_hour = row.number("reserved_3y_per_hour", 0.005, 500);
+            i.billing_increment_seconds = row.number("billing_increment_seconds", 1, 86400);
+            i.billing_minimum_seconds = row.number("billing_minimum_seconds", 0, 86400);
+            i.currency = row.required("currency");
+            if (!i.on_demand_per_hour && !i.spot_per_hour && !i.reserved_1y_per_hour && !i.reserved_3y_per_hour)
+                throw row.error("on_demand_per_hour", "a row needs at least one price");
+            i.origin = row.origin();
+            return i;
+        },
+        [](const CloudInstance& i) { return i.provider + ":" + i.instance + "@" + i.region; });
+    c.parts_ = load_file<PartSpec>(
+        dir, text_of, "parts.csv",
+        {"kind", "name", "price_usd", "price_date", "idle_watts", "load_watts", "pcie_lanes", "pcie_slots",
+         "psu_capacity_watts", "psu_rating", "as_of", "source"},
+        [](const Row& row) {
+            PartSpec p;
+            p.kind = row.required("kind");
+            p.name = row.required("name");
+            p.price_usd = row.number("price_usd", 1, 20000);
+            p.price_date = row.text("price_date");
+            p.idle_watts = row.number("idle_watts", 0, 1000);
+            p.load_watts = row.number("load_watts", 0, 2000);
+            if (const auto lanes = row.number("pcie_lanes", 1, 256)) p.pcie_lanes = static_cast<int>(*lanes);
+            if (!row.text("pcie_slots").empty()) p.pcie_slots = parse_slots(row, row.text("pcie_slots"));
+            p.psu_capacity_watts = row.number("psu_capacity_watts", 100, 5000);
+            if (!row.text("psu_rating").empty()) {
+                p.psu_rating = psu_rating_from(row.text("psu_rating"));
+                if (!p.psu_rating) throw row.error("psu_rating", "expected white, bronze, silver, gold, platinum or titanium");
+            }
+            p.origin = row.origin();
+            return p;
+        },
+        [](const PartSpec& p) { return p.name; });
+    c.rates_ = load_file<ElectricityRate>(
+        dir, text_of, "electricity-prices.csv", {"region", "name", "price_per_kwh", "currency", "year", "as_of", "source"},
+        [](const Row& row) {
+            ElectricityRate r;
+            r.region = row.required("region");
+            r.name = row.text("name");
+            r.price_per_kwh = row.required_number("price_per_kwh", 0.005, 2.0);
+            r.currency = row.required("currency");
+            r.year = static_cast<int>(row.required_number("year", 1990, 2100));
+            r.origin = row.origin();
+            return r;
+        },
+        [](const ElectricityRate& r) { return r.region + "@" + std::to_string(r.year); });
+    c.rental_markets_ = load_file<RentalMarket>(
+        dir, text_of, "rental-markets.csv",
+        {"market", "gpu", "host_price_per_hour", "platform_fee", "occupancy", "occupancy_is_assumption", "currency",
+         "as_of", "source"},
+        [](const Row& row) {
+            RentalMarket m;
+            m.market = row.required("market");
+            m.gpu = row.text("gpu");
+            m.host_price_per_hour = row.number("host_price_per_hour", 0.005, 50);
+            m.platform_fee = row.number("platform_fee", 0, 0.9);
+            m.occupancy = row.number("occupancy", 0, 1);
+            const std::string assumed = row.text("occupancy_is_assumption");
+            if (!assumed.empty() && assumed != "true" && assumed != "false")
+                throw row.error("occupancy_is_assumption", "expected true or false, got \"" + assumed + "\"");
+            m.occupancy_is_assumption = assumed != "false";
+            m.currency = row.required("currency");
+            m.origin = row.origin();
+            return m;
+        },
+        [](const RentalMarket& m) { return m.market + ":" + m.gpu; });
+    c.rental_discounts_ = load_file<RentalDiscount>(
+        dir, text_of, "rental-discounts.csv", {"market", "months", "discount", "as_of", "source"},
+        [](const Row& row) {
+            RentalDiscount d;
+            d.market = row.required("market");
+            d.months = static_cast<int>(row.required_number("months", 1, 60));
+            d.discount = row.required_number("discount", 0, 0.9);
+            d.origin = row.origin();
+            return d;
+        },
+        [](const RentalDiscount& d) { return d.market + ":" + std::to_string(d.months); });
+    // Every instance's GPU must be in the GPU catalog: speed ratios are read from there.
+    for (const auto& i : c.instances_)
+        if (std::none_of(c.gpus_.begin(), c.gpus_.end(), [&](const GpuSpec& g) { return g.name == i.gpu; }))
+            throw InputError(i.origin.file, i.origin.line, "gpu", "\"" + i.gpu + "\" is not in gpus.csv");
+    return c;
+}
+
+const Catalog& Catalog::shipped() {
+    static const Catalog catalog = [] {
+        const char* dir = std::getenv("PAYBACK_PRICING_DIR");
+        return load(dir && *dir ? dir : PAYBACK_PRICING_DIR);
+    }();
+    return catalog;
+}
+
+const GpuSpec& Catalog::gpu(const std::string& name) const {
+    for (const auto& g : gpus_)
+        if (g.name == name) return g;
+    not_found("gpu", name, gpus_, [](const GpuSpec& g) { return g.name; });
+}
+
+const PartSpec& Catalog::part(const std::string& name) const {
+    for (const auto& p : parts_)
+        if (p.name == name) return p;
+    not_found("part", name, parts_, [](const PartSpec& p) { return p.name; });
+}
+
+const CloudInstance& Catalog::instance(const std::string& provider_and_instance, const std::string& region) const {
+    const CloudInstance* first = nullptr;
+    const CloudInstance* anywhere = nullptr;  // marketplaces price "any" region alike
+    for (const auto& i : instances_) {
+        if (i.key() != provider_and_instance) continue;
+        if (region.empty() || i.region == region) return i;
+        if (!first) first = &i;
+        if (i.region == "any") anywhere = &i;
+    }
+    if (anywhere) return *anywhere;
+    if (first) {
+        std::vector<std::string> regions;
+        for (const auto& i : instances_)
+            if (i.key() == provider_and_instance) regions.push_back(i.region);
+        throw InputError("pricing", 0, "region",
+                         fmt::format("{} has no price row for region \"{}\"; the catalog has {}", provider_and_instance,
+                                     region, fmt::join(regions, ", ")));
+    }
+    not_found("instance", provider_and_instance, instances_, [](const CloudInstance& i) { return i.key(); });
+}
+
+const ElectricityRate& Catalog::rate(const std::string& region) const {
+    const ElectricityRate* latest = nullptr;
+    for (const auto& r : rates_)
+        if (r.region == region && (!latest || r.year > latest->year)) latest = &r;
+    if (latest) return *latest;
+    not_found("region", region, rates_, [](const ElectricityRate& r) { return r.region; });
+}
+
+const RentalMarket& Catalog::rental_market(const std::string& market, const std::string& gpu) const {
+    for (const auto& m : rental_markets_)
+        if (m.market == market && m.gpu == gpu) return m;
+    not_found("rental market", market + ":" + gpu, rental_markets_,
+              [](const RentalMarket& m) { return m.market + ":" + m.gpu; });
+}
+
+}  // namespace payback

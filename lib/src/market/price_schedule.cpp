@@ -1,0 +1,183 @@
+#include "payback/market/price_schedule.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "base/csv_reader.hpp"
+#include "payback/base/error.hpp"
+#include "payback/base/suggest.hpp"
+
+namespace payback {
+
+namespace {
+
+bool is_leap_year(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
+
+bool is_real_date(int year, int month, int day) {
+    return year >= 0 && day >= 1 && day <= days_in_month(year, month);
+}
+
+// The value of `text`, all ASCII digits, or -1 if any character is not a digit.
+int digits_value(std::string_view text) {
+    int value = 0;
+    for (const char c : text) {
+        if (c < '0' || c > '9') return -1;
+        value = value * 10 + (c - '0');
+    }
+    return value;
+}
+
+bool is_blank(const std::string& text) { return text.find_first_not_of(" \t") == std::string::npos; }
+
+bool is_currency_code(const std::string& text) {
+    return text.size() == 3 &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+}
+
+// What the file has said so far about one item, to catch a repeated date or a second currency.
+struct ItemSeen {
+    std::string currency;
+    int currency_line = 0;
+    std::map<double, int> date_lines;  // calendar_month -> line of the row
+    std::vector<PricePoint> points;
+};
+
+// Checks the cells of one row that do not depend on other rows; the date is checked by the caller.
+void check_row(const detail::CsvTable& table, std::size_t row) {
+    const std::string& name = table.text(row, "item");
+    if (is_blank(name)) throw table.error(row, "item", "empty: every row must name the item it prices");
+
+    const double price = table.number(row, "price");
+    if (price < 0.0) throw table.error(row, "price", fmt::format("expected a price >= 0, got {}", price));
+
+    const std::string& currency = table.text(row, "currency");
+    if (!is_currency_code(currency))
+        throw table.error(
+            row, "currency",
+            fmt::format("expected a three-letter currency code such as USD, got \"{}\"", currency));
+
+    if (!table.text(row, "units_sold").empty()) {
+        const double units = table.number(row, "units_sold");
+        if (units < 0.0 || units != std::floor(units))
+            throw table.error(row, "units_sold",
+                              fmt::format("expected a whole number of units >= 0 or nothing, got {}", units));
+    }
+
+    const std::string& as_of = table.text(row, "as_of");
+    if (is_blank(as_of)) throw table.error(row, "as_of", "empty: every row must say when its price was read");
+    if (!parse_calendar_date(as_of))
+        throw table.error(row, "as_of",
+                          fmt::format("expected a date YYYY-MM-DD or YYYY-MM, got \"{}\"", as_of));
+    if (is_blank(table.text(row, "source")))
+        throw table.error(row, "source", "empty: every row must say where its price came from");
+}
+
+const std::vector<std::string> price_columns = {"date",       "item",  "price", "currency",
+                                                "units_sold", "as_of", "source"};
+
+}  // namespace
+
+int days_in_month(int year, int month) {
+    static constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (month < 1 || month > 12) return 0;
+    return month == 2 && is_leap_year(year) ? 29 : days[month - 1];
+}
+
+double calendar_month(int year, int month, int day) {
+    if (!is_real_date(year, month, day))
+        throw std::invalid_argument(
+            fmt::format("calendar_month: {:04}-{:02}-{:02} is not a real date", year, month, day));
+    return year * 12.0 + (month - 1) + static_cast<double>(day - 1) / days_in_month(year, month);
+}
+
+std::optional<double> parse_calendar_date(std::string_view text) {
+    if (text.size() != 7 && text.size() != 10) return std::nullopt;
+    if (text[4] != '-' || (text.size() == 10 && text[7] != '-')) return std::nullopt;
+    const int year = digits_value(text.substr(0, 4));
+    const int month = digits_value(text.substr(5, 2));
+    const int day = text.size() == 10 ? digits_value(text.substr(8, 2)) : 1;
+    if (year < 0 || month < 0 || day < 0 || !is_real_date(year, month, day)) return std::nullopt;
+    return calendar_month(year, month, day);
+}
+
+PriceSchedule load_price_schedule(const std::string& csv_path, const std::string& item) {
+    const auto table = detail::CsvTable::load(csv_path);
+    table.require_columns(price_columns);
+
+    std::map<std::string, ItemSeen> items;
+    std::vector<std::string> item_names;  // in file order, for the hint
+    for (std::size_t row = 0; row < table.rows(); ++row) {
+        const int line = table.line_of(row);
+        const std::string& date_text = table.text(row, "date");
+        const auto when = parse_calendar_date(date_text);
+        if (!when)
+            throw table.error(row, "date",
+                              fmt::format("expected a date YYYY-MM-DD or YYYY-MM, got \"{}\"", date_text));
+
+        check_row(table, row);
+        const std::string& name = table.text(row, "item");
+        const std::string& currency = table.text(row, "currency");
+        const double price = table.number(row, "price");
+
+        auto [seen, is_new] = items.try_emplace(name);
+        if (is_new) {
+            item_names.push_back(name);
+            seen->second.currency = currency;
+            seen->second.currency_line = line;
+        } else if (seen->second.currency != currency) {
+            throw table.error(
+                row, "currency",
+                fmt::format("\"{}\" is priced in {} on line {}; all its rows must use one currency", name,
+                            seen->second.currency, seen->second.currency_line));
+        }
+        const auto [first, is_first] = seen->second.date_lines.try_emplace(*when, line);
+        if (!is_first)
+            throw table.error(
+                row, "date",
+                fmt::format("\"{}\" already has a price for {} on line {}", name, date_text, first->second));
+        seen->second.points.push_back({*when, price});
+    }
+
+    const auto found = items.find(item);
+    if (found == items.end()) {
+        std::string message = fmt::format("no rows for item \"{}\"", item);
+        const std::string hint = detail::closest_match(item, item_names);
+        if (!hint.empty()) {
+            message += fmt::format("; did you mean \"{}\"?", hint);
+        } else if (item_names.empty()) {
+            message += "; the file has no data rows";
+        } else {
+            message += "; the file has: ";
+            for (std::size_t i = 0; i < item_names.size(); ++i) {
+                if (i > 0) message += ", ";
+                message += item_names[i];
+            }
+        }
+        throw InputError(csv_path, 0, "item", message);
+    }
+
+    PriceSchedule schedule{item, found->second.currency, std::move(found->second.points)};
+    std::sort(schedule.points.begin(), schedule.points.end(),
+              [](const PricePoint& a, const PricePoint& b) { return a.when < b.when; });
+    return schedule;
+}
+
+double price_at(const PriceSchedule& schedule, double when) {
+    const auto& points = schedule.points;
+    if (points.empty())
+        throw std::invalid_argument("price_at: the schedule of \"" + schedule.item + "\" is empty");
+    if (std::isnan(when)) throw std::invalid_argument("price_at: the date is NaN");
+    if (when <= points.front().when) return points.front().price;
+    if (when >= points.back().when) return points.back().price;
+    const auto upper = std::upper_bound(points.begin(), points.end(), when,
+                                        [](double t, const PricePoint& p) { return t < p.when; });
+    const auto lower = upper - 1;
+    const double share = (when - lower->when) / (upper->when - lower->when);
+    return lower->price + share * (upper->price - lower->price);
+}
+
+}  // namespace payback

@@ -1,0 +1,135 @@
+// [workload] job = { model, samples_per_epoch, epochs, runs_per_month, batch, samples_per_second }
+// and calibration = "profile.json": the owner's training as jobs, timed on the rig's GPUs and on each
+// cloud GPU by measured (or mapped) throughput. docs/benchmark.md describes the keys.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "payback/base/error.hpp"
+#include "payback/workload/network.hpp"
+#include "scenario/scenario_readers.hpp"
+
+namespace payback::detail {
+namespace {
+
+// The rig's GPU as the catalog names it (or as the part is named), and how many it has.
+std::pair<std::string, int> rig_gpu(const Rig& rig) {
+    std::string name;
+    int count = 0;
+    for (const Part& part : rig.parts)
+        if (part.kind == PartKind::gpu) {
+            if (name.empty()) name = part.catalog_gpu.empty() ? part.name : part.catalog_gpu;
+            count += part.count;
+        }
+    return {name, count};
+}
+
+std::string list(const std::vector<int>& batches) {
+    return batches.empty() ? std::string("none") : fmt::format("{}", fmt::join(batches, ", "));
+}
+
+}  // namespace
+
+ScalingWorkload job_scaling_workload(const TrainingJob& job) {
+    const auto& model = bench::find_workload(job.model);
+    return ScalingWorkload{4.0 * static_cast<double>(bench::parameter_count(model)),
+                           job.batch / job.gpu_samples_per_second};
+}
+
+TrainingJob read_job(const TomlReader& workload, const ReadContext& context, const Rig& rig,
+                     const RigScaling& scaling) {
+    const auto in = *workload.table("job", true);
+    TrainingJob job;
+    job.model = in.string("model");
+    try {
+        (void)bench::find_workload(job.model);
+    } catch (const InputError& e) {
+        throw in.error("model", e.message());
+    }
+    job.samples_per_epoch = in.number("samples_per_epoch", NumberRule::positive());
+    job.epochs = in.number_or("epochs", 1.0, NumberRule::positive());
+    job.runs_per_month = in.number("runs_per_month", NumberRule::non_negative());
+    const auto [gpu, gpus] = rig_gpu(rig);
+    if (gpus == 0) throw in.error("model", "the rig has no GPU part to train on");
+    job.gpus = gpus;
+
+    if (workload.contains("calibration")) {
+        job.calibration_file = workload.string("calibration");
+        const auto path = context.scenario_dir / job.calibration_file;
+        try {
+            job.profile = read_profile(path.string());
+        } catch (const InputError& e) {
+            throw workload.error("calibration", e.what());
+        }
+    }
+    const std::vector<int> batches =
+        job.profile ? measured_gpu_batches(*job.profile, job.model) : std::vector<int>{};
+    // The largest batch measured is the default: what a run after throughput would use.
+    job.batch = static_cast<int>(in.integer_or("batch", batches.empty() ? 0 : batches.back(), 1, 1 << 20));
+
+    if (in.contains("samples_per_second")) {
+        job.gpu_samples_per_second = in.number("samples_per_second", NumberRule::positive());
+        job.gpu_origin = fmt::format("given in the scenario (workload.job.samples_per_second) for one {}", gpu);
+    } else if (!job.profile) {
+        throw in.error("samples_per_second", "missing: give the rig's measured samples per second per GPU, or "
+                                             "workload.calibration = \"profile.json\" from `payback bench`");
+    } else {
+        if (job.batch == 0)
+            throw workload.error("calibration", fmt::format("{} has no GPU measurement of \"{}\": run `payback bench "
+                                                            "--device cuda --workload {}` on a GPU, or give "
+                                                            "workload.job.samples_per_second",
+                                                            job.calibration_file, job.model, job.model));
+        const auto measured = gpu_throughput(*job.profile, gpu, job.model, job.batch);
+        if (!measured)
+            throw in.error("batch", fmt::format("{} has no GPU measurement of \"{}\" at batch {} to time the {} with "
+                                                "(measured batches: {})",
+                                                job.calibration_file, job.model, job.batch, gpu, list(batches)));
+        job.gpu_samples_per_second = measured->samples_per_second;
+        job.gpu_origin = measured->origin;
+    }
+    if (job.batch == 0) job.batch = 256;  // only the scaling model reads it when the figure was given
+    if (gpus > 1)
+        job.scaling_efficiency = fitted_efficiency(gpus, job_scaling_workload(job), scaling.link_gb_per_s * 1e9,
+                                                   published_fit());
+    in.finish();
+    return job;
+}
+
+void calibrate_cloud(const TomlReader& in, const TrainingJob* job, CloudOption& cloud) {
+    if (!job) {
+        if (in.contains("samples_per_second"))
+            throw in.error("samples_per_second", "needs [workload] job: the samples of which model?");
+        return;
+    }
+    if (in.contains("speedup") || in.contains("per_gpu_speedup")) return;  // the user's own ratio stands
+    std::optional<GpuThroughput> throughput;
+    if (in.contains("samples_per_second")) {
+        throughput = GpuThroughput{in.number("samples_per_second", NumberRule::positive()),
+                                   "given in the scenario (samples_per_second)"};
+    } else if (!cloud.gpu.empty()) {
+        if (!job->profile)
+            throw in.error("samples_per_second",
+                           fmt::format("missing: no calibration profile to time the {} with: give samples_per_second "
+                                       "(per GPU) or workload.calibration",
+                                       cloud.gpu));
+        throughput = gpu_throughput(*job->profile, cloud.gpu, job->model, job->batch);
+        if (!throughput)
+            throw in.error("samples_per_second",
+                           fmt::format("missing: {} has no GPU measurement of \"{}\" at batch {} to map the {} from "
+                                       "(the catalog needs both GPUs' memory bandwidth); give samples_per_second",
+                                       job->calibration_file, job->model, job->batch, cloud.gpu));
+    } else {
+        return;  // a typed-in option: its speedup (1 by default) stands
+    }
+    cloud.gpu_samples_per_second = throughput->samples_per_second;
+    cloud.throughput_origin = throughput->origin;
+    cloud.per_gpu_speedup = throughput->samples_per_second / job->gpu_samples_per_second;
+    std::erase_if(cloud.from_catalog, [](const auto& entry) { return entry.first == "per_gpu_speedup"; });
+    cloud.from_catalog.emplace_back("per_gpu_speedup", fmt::format("{:.0f} / {:.0f} samples/s of {} ({}; rig: {})",
+                                                                   throughput->samples_per_second,
+                                                                   job->gpu_samples_per_second, job->model,
+                                                                   throughput->origin, job->gpu_origin));
+}
+
+}  // namespace payback::detail

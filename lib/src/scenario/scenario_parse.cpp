@@ -1,0 +1,293 @@
+// The scenario schema: which tables and keys a scenario has, their types, ranges and defaults.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "payback/base/conventions.hpp"
+#include "payback/base/text_file.hpp"
+#include "payback/energy/carbon.hpp"
+#include "payback/market/catalog.hpp"
+#include "payback/scenario/rig_links.hpp"
+#include "payback/scenario/scenario.hpp"
+#include "scenario/key_paths.hpp"
+#include "scenario/overrides.hpp"
+#include "scenario/scenario_readers.hpp"
+#include "scenario/toml_reader.hpp"
+
+namespace payback {
+
+using detail::NumberRule;
+using detail::TomlReader;
+using detail::annual_change;
+using detail::read_rig;
+
+namespace {
+
+const std::vector<std::pair<std::string, Perspective>> perspectives = {
+    {"hobbyist", Perspective::hobbyist}, {"business", Perspective::business}};
+
+const std::vector<std::pair<std::string, finance::TaxDepreciation>> tax_depreciations = {
+    {"none", finance::TaxDepreciation::none},
+    {"straight_line", finance::TaxDepreciation::straight_line},
+    {"double_declining_balance", finance::TaxDepreciation::double_declining_balance},
+    {"sum_of_years_digits", finance::TaxDepreciation::sum_of_years_digits},
+    {"macrs_5", finance::TaxDepreciation::macrs_5},
+    {"custom", finance::TaxDepreciation::custom}};
+
+// [rental]: renting the untrained hours out. A market from pricing/rental-markets.csv gives the
+// price, fee and occupancy for the rig's GPU (gpu = "..."); the table's own keys override them.
+std::optional<Rental> read_rental(const TomlReader& root, const Rig& rig, const std::string& currency) {
+    const auto in = root.table("rental", false);
+    if (!in) return std::nullopt;
+    Rental r;
+    const RentalMarket* row = nullptr;
+    if (in->contains("market")) {
+        r.market = in->string("market");
+        std::string gpu;
+        for (const Part& part : rig.parts)
+            if (!part.catalog_gpu.empty() && gpu.empty()) gpu = part.catalog_gpu;
+        try {
+            row = &Catalog::shipped().rental_market(r.market, gpu);
+        } catch (const InputError& e) {
+            throw in->error("market", gpu.empty() ? "the rig's GPU must come from the catalog (gpu = \"...\") to look "
+                                                    "up its market price" : e.message());
+        }
+        if (row->currency != currency)
+            throw in->error("market", "the market's prices are in " + row->currency + ", the scenario is in " + currency);
+    }
+    auto from = [&](std::string_view key, std::optional<double> catalog, const NumberRule& rule) {
+        if (in->contains(key) || !catalog) return in->number(key, rule);
+        r.from_catalog.emplace_back(std::string(key), row->origin.describe());
+        return *catalog;
+    };
+    r.terms.price_per_gpu_hour = from("price_per_gpu_hour", row ? row->host_price_per_hour : std::nullopt,
+                                      NumberRule::non_negative());
+    r.terms.occupancy = from("occupancy", row ? row->occupancy : std::nullopt, NumberRule::fraction());
+    r.terms.platform_fee = from("platform_fee", row ? row->platform_fee : std::nullopt, NumberRule::fraction());
+    r.terms.halving_years = in->number_or("halving_years", 0.0, NumberRule::non_negative());
+    r.terms.extra_income_per_month = in->number_or("extra_income_per_month", 0.0, NumberRule::non_negative());
+    r.terms.wear_per_1000_hours = in->number_or("wear_per_1000_hours", 0.0, NumberRule::fraction());
+    for (const auto& booking : in->array_of_tables("reserved", false)) {
+        ReservedBooking b{booking.number("share", NumberRule::fraction()), 0.0};
+        if (booking.contains("discount")) {
+            b.discount = booking.number("discount", NumberRule::fraction());
+        } else {
+            if (!booking.contains("months"))
+                throw booking.error("months", "missing required key: give months (a catalog discount) or discount");
+            const auto months = booking.integer_or("months", 0, 1, 60);
+            bool found = false;
+            for (const auto& d : Catalog::shipped().rental_discounts())
+                if (d.market == r.market && d.months == months) {
+                    b.discount = d.discount;
+                    found = true;
+                }
+            if (!found)
+                throw booking.error("months", fmt::format("no {}-month discount for market \"{}\" in the catalog: give "
+                                                          "discount", months, r.market));
+        }
+        booking.finish();
+        r.bookings.push_back(b);
+    }
+    try {
+        r.terms.reserved_discount = blended_reserved_discount(r.bookings);
+    } catch (const std::invalid_argument& e) {
+        throw in->error("reserved", e.what());
+    }
+    in->finish();
+    return r;
+}
+
+RunningCosts read_running_costs(const TomlReader& root) {
+    RunningCosts costs;
+    const auto in = root.table("running_costs", false);
+    if (!in) return costs;
+    costs.maintenance_per_year = units::money(in->number_or("maintenance_per_year", 0.0, NumberRule::non_negative()));
+    costs.repair_reserve = in->number_or("repair_reserve", 0.0, NumberRule::fraction());
+    in->finish();
+    return costs;
+}
+
+std::optional<Financing> read_financing(const TomlReader& root) {
+    const auto in = root.table("financing", false);
+    if (!in) return std::nullopt;
+    Financing loan;
+    loan.down_payment = units::money(in->number_or("down_payment", 0.0, NumberRule::non_negative()));
+    loan.apr = in->number("apr", NumberRule::fraction());
+    loan.term_months = static_cast<int>(in->integer_or("term_months", loan.term_months, 1, conventions::max_horizon_months));
+    in->finish();
+    return loan;
+}
+
+std::optional<TaxRules> read_tax(const TomlReader& root, Perspective perspective) {
+    const auto in = root.table("tax", false);
+    if (perspective == Perspective::hobbyist) {
+        if (in) throw root.error("tax", "taxes apply to the business perspective: set scenario.perspective = \"business\"");
+        return std::nullopt;
+    }
+    if (!in) throw root.error("tax", "missing required table (scenario.perspective = \"business\" needs a [tax] table)");
+    TaxRules tax;
+    tax.income_tax_rate = in->number("income_tax_rate", {0.0, 1.0, false, true, true});
+    tax.depreciation = in->choice("depreciation", tax_depreciations, std::optional(tax.depreciation));
+    tax.life_years = static_cast<int>(in->integer_or("life_years", tax.life_years, 1, 50));
+    if (tax.depreciation == finance::TaxDepreciation::custom) {
+        tax.custom_schedule = in->numbers("custom_schedule", NumberRule::fraction());
+        double sum = 0.0;
+        for (double share : tax.custom_schedule) sum += share;
+        if (tax.custom_schedule.empty() || sum > 1.0 + 1e-9)
+            throw in->error("custom_schedule", fmt::format("must list the share deducted each year, adding up "
+                                                           "to at most 1, got a sum of {}", sum));
+    }
+    tax.deduct_running_costs = in->boolean_or("deduct_running_costs", tax.deduct_running_costs);
+    in->finish();
+    return tax;
+}
+
+// "YYYY-MM" with a real month.
+bool is_year_month(const std::string& text) {
+    if (text.size() != 7 || text[4] != '-') return false;
+    for (std::size_t i : {0, 1, 2, 3, 5, 6})
+        if (text[i] < '0' || text[i] > '9') return false;
+    const int month = std::stoi(text.substr(5, 2));
+    return month >= 1 && month <= 12;
+}
+
+// The owner's training hours a month: as given, or as the rig's schedule has them (both must agree).
+double training_hours(const TomlReader& root, const std::optional<TomlReader>& workload,
+                      std::optional<double> given, const Rig& rig) {
+    if (rig.schedule.empty()) {
+        if (!given) {
+            if (!workload) throw root.error("workload", "missing required key (a table, or rig.schedule)");
+            throw workload->error("gpu_hours_per_month", "missing required key (a number, or give rig.schedule)");
+        }
+        return *given;
+    }
+    const PowerState otherwise = rig.when_not_training == WhenNotTraining::idle ? PowerState::idle : PowerState::off;
+    const double scheduled = parse_schedule(rig.schedule, otherwise).hours_per_month(PowerState::training);
+    if (given && std::abs(*given - scheduled) > 0.05)
+        throw workload->error("gpu_hours_per_month",
+                              fmt::format("is {} but rig.schedule trains {:.2f} h a month: give one or make them agree",
+                                          *given, scheduled));
+    return scheduled;
+}
+
+std::string stem_of(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    if (const auto dot = name.rfind('.'); dot != std::string::npos && dot > 0) name.resize(dot);
+    return name;
+}
+
+Scenario read_scenario(const toml::table& root_table, const std::string& source) {
+    const TomlReader root(root_table, source, "", 0);
+    Scenario s;
+    s.source = source;
+
+    if (const auto meta = root.table("scenario", false)) {
+        s.name = meta->string_or("name", stem_of(source));
+        s.currency = meta->string_or("currency", s.currency);
+        const auto is_capital = [](char c) { return c >= 'A' && c <= 'Z'; };
+        if (s.currency.size() != 3 || !std::all_of(s.currency.begin(), s.currency.end(), is_capital))
+            throw meta->error("currency", "expected a three-letter ISO 4217 code such as \"USD\", got \"" +
+                                              s.currency + "\"");
+        s.horizon_months = static_cast<int>(
+            meta->integer_or("horizon_months", s.horizon_months, 1, conventions::max_horizon_months));
+        s.inflation = meta->number_or("inflation", 0.0, annual_change());
+        if (meta->contains("discount_rate") && meta->contains("real_discount_rate"))
+            throw meta->error("real_discount_rate", "give discount_rate (nominal) or real_discount_rate, not both");
+        if (meta->contains("real_discount_rate")) {
+            s.real_discount_rate = meta->number("real_discount_rate", NumberRule::rate());
+            s.discount_rate = finance::nominal_rate(*s.real_discount_rate, s.inflation);
+        } else {
+            s.discount_rate = meta->number_or("discount_rate", 0.0, NumberRule::rate());
+        }
+        if (meta->contains("start")) {
+            s.start = meta->string("start");
+            if (!is_year_month(*s.start))
+                throw meta->error("start", "expected a calendar month \"YYYY-MM\", got \"" + *s.start + "\"");
+        }
+        s.perspective = meta->choice("perspective", perspectives, std::optional(Perspective::hobbyist));
+        meta->finish();
+    } else {
+        s.name = stem_of(source);
+    }
+
+    // The workload may be left out when the rig's schedule says when it trains.
+    const auto workload = root.table("workload", false);
+    std::optional<double> hours;
+    if (workload && workload->contains("gpu_hours_per_month"))
+        hours = workload->number("gpu_hours_per_month", NumberRule::between(0.0, conventions::hours_per_month));
+    if (workload) {
+        s.deferrable_training = workload->boolean_or("deferrable", false);
+        if (workload->contains("job_hours")) s.job_hours = workload->number("job_hours", NumberRule::positive());
+    }
+
+    const detail::ReadContext context{std::filesystem::path(source).parent_path(), s.currency, s.start,
+                                      s.horizon_months};
+    s.rig = read_rig(*root.table("rig", true), context);
+    RigScaling scaling = rig_scaling(s);
+    if (workload && workload->contains("job")) {
+        if (hours) throw workload->error("job", "give gpu_hours_per_month or job, not both");
+        s.job = detail::read_job(*workload, context, s.rig, scaling);
+        hours = s.job->runs_per_month * s.job->rig_hours_per_run();
+        if (*hours > conventions::hours_per_month)
+            throw workload->error("job", fmt::format("takes {:.1f} h a month on the rig ({:.0f} samples/s), more than "
+                                                     "the month's 730 h",
+                                                     *hours, s.job->rig_samples_per_second()));
+        if (!s.job_hours) s.job_hours = s.job->rig_hours_per_run();
+        scaling.efficiency = s.job->scaling_efficiency;  // the rig's GPUs on this model
+    } else if (workload && workload->contains("calibration")) {
+        throw workload->error("calibration", "needs workload.job: the runs the profile is to time");
+    }
+    if (workload) workload->finish();
+    s.training_per_month = units::hours(training_hours(root, workload, hours, s.rig));
+
+    detail::read_electricity(*root.table("electricity", true), context, s);
+
+    s.running_costs = read_running_costs(root);
+    s.financing = read_financing(root);
+    s.tax = read_tax(root, s.perspective);
+    s.rental = read_rental(root, s.rig, s.currency);
+    s.clouds = detail::read_clouds(root, context, s.rig, s.job ? &*s.job : nullptr);
+    s.uncertainty = detail::read_uncertainty(root);
+    root.finish();
+    const ScalingWorkload scaling_workload = s.job ? detail::job_scaling_workload(*s.job) : default_scaling_workload();
+    for (CloudOption& cloud : s.clouds)
+        if (cloud.per_gpu_speedup)
+            cloud.speedup = cloud_speedup(*cloud.per_gpu_speedup, cloud.gpus, cloud.interconnect_gb_per_s, scaling,
+                                          scaling_workload);
+    detail::check_rig(root, s);
+    for (const UncertainInput& input : s.uncertainty.inputs)  // each must name a key that can vary
+        (void)detail::numeric_key_value(s, input.key, source, input.line);
+    return s;
+}
+
+}  // namespace
+
+Scenario parse_scenario(const std::string& toml_text, const std::string& source,
+                        const std::vector<Override>& overrides) {
+    toml::table root;
+    try {
+        root = toml::parse(toml_text, source);
+    } catch (const toml::parse_error& e) {
+        throw InputError(source, static_cast<int>(e.source().begin.line), "",
+                         "syntax error: " + std::string(e.description()));
+    }
+    if (root.empty() && overrides.empty())
+        throw InputError(source, 0, "", "the scenario is empty: it needs at least [rig] with its parts and "
+                                        "[electricity] (see scenarios/ for examples)");
+    for (const auto& o : overrides) detail::apply_override(root, o);
+    return read_scenario(root, source);
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides) {
+    return parse_scenario(detail::read_text_file(path, "scenario file"), path, overrides);
+}
+
+const char* to_string(Perspective perspective) {
+    return perspective == Perspective::hobbyist ? "hobbyist" : "business";
+}
+
+
+}  // namespace payback

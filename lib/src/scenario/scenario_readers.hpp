@@ -1,0 +1,63 @@
+// The scenario schema is read in parts, one file each: scenario_parse.cpp (the root, the workload,
+// money over time), parse_rig.cpp (the rig, its parts and their power) and parse_electricity.cpp
+// (tariffs and the grid's carbon). This header is what they share.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "payback/scenario/scenario.hpp"
+#include "payback/workload/rig_scaling.hpp"
+#include "scenario/toml_reader.hpp"
+
+namespace payback::detail {
+
+/// What the rig and electricity readers need to know of the scenario read so far.
+struct ReadContext {
+    std::filesystem::path scenario_dir;  ///< file names in a scenario are relative to it
+    std::string currency;
+    std::optional<std::string> start;
+    int horizon_months = 36;
+};
+
+/// An escalation or inflation rate per year: above -100 %, at most +100 %.
+inline NumberRule annual_change() { return NumberRule::rate(); }
+
+/// Currencies in which a kWh costs well under 2 units; a larger figure there is almost surely cents.
+bool kwh_priced_in_units(const std::string& currency);
+
+/// A price per kWh, with the cents check.
+double read_kwh_price(const TomlReader& in, std::string_view key, const std::string& currency);
+
+Rig read_rig(const TomlReader& in, const ReadContext& context);
+
+/// [electricity]: the tariff, its escalation and the grid's carbon intensity, into `s`.
+void read_electricity(const TomlReader& in, const ReadContext& context, Scenario& s);
+
+/// [[cloud]]: each option, typed in or filled from the instance catalog; with a job, each GPU's
+/// throughput on it (calibrate_cloud).
+std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& context, const Rig& rig,
+                                     const TrainingJob* job);
+
+/// workload.job and workload.calibration (parse_workload.cpp): the job, timed on the rig's GPUs.
+TrainingJob read_job(const TomlReader& workload, const ReadContext& context, const Rig& rig,
+                     const RigScaling& scaling);
+
+/// A cloud option's per-GPU speed from the job's calibration, unless it gives speedup itself.
+void calibrate_cloud(const TomlReader& in, const TrainingJob* job, CloudOption& cloud);
+
+/// [uncertainty] (parse_uncertainty.cpp); its keys are checked once the whole scenario is read.
+Uncertainty read_uncertainty(const TomlReader& root);
+
+/// What the scaling model needs of a job: its gradient bytes and compute time per step.
+ScalingWorkload job_scaling_workload(const TrainingJob& job);
+
+/// Checks across tables once everything is read: the PSU's capacity, the wiring, the schedule
+/// against the workload.
+void check_rig(const TomlReader& root, const Scenario& s);
+
+/// pricing/ of this source tree, or $PAYBACK_PRICING_DIR.
+std::filesystem::path pricing_dir();
+
+}  // namespace payback::detail

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Time PyTorch training steps on the CPU or a CUDA GPU and print one JSON object: the samples/s of a full step
+(forward, CrossEntropyLoss, zero_grad, backward, SGD lr 0.001 momentum 0.9) on synthetic float32 data
+already in memory. Warm-up first, then --runs timed runs of at least --seconds each; reports the median
+and the min/max over the runs. Run by perf/training_vs_pytorch.py, one process per measurement, with
+whichever Python has the torch under test.
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.optim as optim
+
+# The tutorial network is defined once, in the parity fixture's script.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from torch_fixture import Net as TutorialNet  # noqa: E402
+
+
+def mlp():
+    return nn.Sequential(nn.Flatten(), nn.Linear(3072, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(),
+                         nn.Linear(1024, 10))
+
+
+WORKLOADS = {"cifar10-tutorial": TutorialNet, "mlp": mlp}
+
+
+def blas():
+    """The BLAS torch was built with (BLAS_INFO); for "generic" (Debian's build), also the libblas.so.3 it
+    loaded, which is whatever alternative is installed: the reference BLAS, OpenBLAS, ..."""
+    info = re.search(r"BLAS_INFO=(\w+)", torch.__config__.show())
+    info = info.group(1) if info else "unknown"
+    if info != "generic":
+        return info
+    with open("/proc/self/maps") as maps:
+        paths = {os.path.realpath(line.split()[-1]) for line in maps
+                 if line.rsplit("/", 1)[-1].startswith(("libblas.so", "libopenblas"))}
+    return ", ".join(["generic"] + sorted(paths))
+
+
+def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu"):
+    torch.set_num_threads(threads)
+    torch.manual_seed(0)
+    net = WORKLOADS[workload]().to(device)
+    criterion = nn.CrossEntropyLoss()
+    optimizer = optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
+    images = (torch.rand(batch, 3, 32, 32) * 2 - 1).to(device)
+    labels = torch.randint(0, 10, (batch,)).to(device)
+    # A GPU step returns before its kernels finish: wait for them before reading the clock, and read it
+    # every 20 steps only, so that the steps queue up as they do in payback's CUDA timing.
+    synchronize = torch.cuda.synchronize if device == "cuda" else (lambda: None)
+    steps_between_clock_reads = 20 if device == "cuda" else 1
+
+    def step():
+        loss = criterion(net(images), labels)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+
+    def timed(min_seconds, min_steps=1):
+        synchronize()
+        steps, start = 0, time.perf_counter()
+        while True:
+            step()
+            steps += 1
+            if steps % steps_between_clock_reads:
+                continue
+            synchronize()
+            elapsed = time.perf_counter() - start
+            if elapsed >= min_seconds and steps >= min_steps:
+                return steps, elapsed
+
+    timed(warmup_seconds, min_steps=3)
+    rates = []
+    for _ in range(runs):
+        steps, elapsed = timed(seconds)
+        rates.append(steps * batch / elapsed)
+    return {
+        "torch_version": torch.__version__,
+        "blas": blas(),
+        "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
+        "workload": workload,
+        "batch": batch,
+        "threads": threads,
+        "samples_per_second": statistics.median(rates),
+        "samples_per_second_min": min(rates),
+        "samples_per_second_max": max(rates),
+        "runs": rates,
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workload", required=True, choices=sorted(WORKLOADS))
+    parser.add_argument("--batch", type=int, required=True)
+    parser.add_argument("--threads", type=int, required=True, help="torch.set_num_threads")
+    parser.add_argument("--seconds", type=float, default=0.5, help="minimum length of one timed run (default 0.5)")
+    parser.add_argument("--runs", type=int, default=7, help="timed runs (default 7)")
+    parser.add_argument("--warmup", type=float, default=1.0,
+                        help="warm-up seconds, and at least 3 steps (default 1)")
+    parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                        help="where the network and the data live (default cpu)")
+    args = parser.parse_args()
+    print(json.dumps(measure(args.workload, args.batch, args.threads, args.seconds, args.runs, args.warmup,
+                             args.device)))
+
+
+if __name__ == "__main__":
+    main()

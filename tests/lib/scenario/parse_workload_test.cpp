@@ -1,0 +1,138 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "payback/model/comparison.hpp"
+#include "payback/scenario/scenario.hpp"
+#include "support/input_errors.hpp"
+#include "support/scenario_text.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace payback;
+using payback::test::input_error;
+using payback::test::replaced;
+using payback::test::TempDir;
+
+namespace {
+
+// The hand scenario's owner trains the tutorial network instead of stating hours: two epochs of
+// 50,000 samples, 36 runs a month, one rig GPU measured at 100 samples/s.
+std::string job_scenario() {
+    return replaced(test::hand_scenario(), "gpu_hours_per_month = 100",
+                    "job = { model = \"cifar10-tutorial\", samples_per_epoch = 50000, epochs = 2, "
+                    "runs_per_month = 36, samples_per_second = 100 }");
+}
+
+// A profile with an RTX 3090 measured at 2,000 samples/s at batch 256, and a CPU.
+const char* profile_json = R"({"date": "2026-11-29T00:00:00Z", "results": [
+  {"device": "cuda", "device_name": "NVIDIA GeForce RTX 3090", "workload": "cifar10-tutorial", "batch": 256,
+   "threads": 1, "samples_per_second": 2000},
+  {"device": "cpu", "device_name": "AMD EPYC", "workload": "cifar10-tutorial", "batch": 256,
+   "threads": 2, "samples_per_second": 9000}]})";
+
+// A rig with one catalog RTX 3090 and a Lambda H100 SXM, timed by the profile beside the scenario.
+std::string calibrated_scenario() {
+    return R"(
+[workload]
+job = { model = "cifar10-tutorial", samples_per_epoch = 50000, epochs = 2, runs_per_month = 100 }
+calibration = "profile.json"
+
+[[rig.parts]]
+kind = "gpu"
+gpu = "RTX 3090"
+price = 1000
+idle_watts = 20
+
+[electricity]
+price_per_kwh = 0.2
+
+[[cloud]]
+name = "h100"
+instance = "lambda:gpu_1x_h100_sxm5"
+)";
+}
+
+}  // namespace
+
+TEST_CASE("a job becomes training hours from the rig's throughput", "[workload][calibration]") {
+    const Scenario s = parse_scenario(job_scenario(), "job.toml");
+    REQUIRE(s.job);
+    // 50,000 × 2 = 100,000 samples a run / 100 samples/s = 1,000 s = 0.2778 h; × 36 runs = 10 h a month.
+    CHECK(s.job->samples_per_run() == 100000.0);
+    CHECK(s.job->rig_hours_per_run() == Approx(1000.0 / 3600.0));
+    CHECK(units::in_hours(s.training_per_month) == Approx(10.0));
+    CHECK(*s.job_hours == Approx(1000.0 / 3600.0));  // a run is the billing job
+    CHECK_THAT(s.job->gpu_origin, Catch::Contains("given in the scenario"));
+}
+
+TEST_CASE("cost per run, epoch and million samples, and kWh per run, on every option", "[workload][comparison]") {
+    const Comparison c = compare(parse_scenario(job_scenario(), "job.toml"));
+    REQUIRE(c.options.size() == 2);
+    // Cloud: $2/h at speedup 2 (200 samples/s): 10 h a month of rig time is 5 instance-hours, $10 a
+    // month; a run takes 500 s = 0.1389 h and costs $10 / 36 = $0.2778, $0.1389 an epoch, and
+    // $0.2778 / 100,000 samples × 1e6 = $2.778 per million samples.
+    const JobCosts& cloud = *c.options[1].job;
+    CHECK(cloud.samples_per_second == Approx(200.0));
+    CHECK(cloud.hours_per_run == Approx(500.0 / 3600.0));
+    CHECK(cloud.cost_per_run == Approx(10.0 / 36.0));
+    CHECK(cloud.cost_per_epoch == Approx(5.0 / 36.0));
+    CHECK(cloud.cost_per_million_samples == Approx(10.0 / 36.0 * 10.0));
+    CHECK_FALSE(cloud.kwh_per_run);  // the typed-in option has no draw
+    // Rig: 24 months × 36 runs = 864 runs share its total cost; a run draws (300 + 100) W / 0.8 = 500 W
+    // at the wall for 0.2778 h = 0.1389 kWh.
+    const JobCosts& rig = *c.options[0].job;
+    CHECK(rig.cost_per_run == Approx(c.options[0].total_cost / 864.0));
+    CHECK(rig.cost_per_million_samples == Approx(rig.cost_per_run * 10.0));
+    CHECK(*rig.kwh_per_run == Approx(0.5 * 1000.0 / 3600.0));
+}
+
+TEST_CASE("a profile times the rig's GPU as measured and maps the cloud's by bandwidth", "[workload][calibration]") {
+    TempDir dir;
+    dir.write("profile.json", profile_json);
+    const Scenario s = parse_scenario(calibrated_scenario(), (dir.path() / "s.toml").string());
+    REQUIRE(s.job);
+    CHECK(s.job->batch == 256);  // the largest batch measured on a GPU
+    CHECK(s.job->gpu_samples_per_second == 2000.0);
+    // A run: 100,000 samples / 2,000 samples/s = 50 s; 100 runs a month: 5,000 s = 1.389 h.
+    CHECK(units::in_hours(s.training_per_month) == Approx(100 * 50.0 / 3600.0));
+    // H100 SXM 3,350 GB/s against the 3090's 936 GB/s: 2,000 × 3350 / 936 = 7,158.1 samples/s, 3.579×.
+    REQUIRE(s.clouds.size() == 1);
+    CHECK(*s.clouds[0].gpu_samples_per_second == Approx(2000.0 * 3350 / 936));
+    CHECK(s.clouds[0].speedup == Approx(3350.0 / 936));
+    CHECK_THAT(s.clouds[0].throughput_origin, Catch::Contains("expected error -28 % to +19 %"));
+}
+
+TEST_CASE("a cloud option's own measured figure overrides the mapping", "[workload][calibration]") {
+    TempDir dir;
+    dir.write("profile.json", profile_json);
+    const Scenario s = parse_scenario(
+        replaced(calibrated_scenario(), "instance = \"lambda:gpu_1x_h100_sxm5\"",
+                 "instance = \"lambda:gpu_1x_h100_sxm5\"\nsamples_per_second = 5000"),
+        (dir.path() / "s.toml").string());
+    CHECK(s.clouds[0].speedup == Approx(2.5));  // 5,000 / 2,000
+}
+
+TEST_CASE("jobs that cannot be timed are refused with the key to fix", "[workload][errors]") {
+    TempDir dir;
+    dir.write("profile.json", profile_json);
+    const std::string path = (dir.path() / "s.toml").string();
+    const auto error_of = [&](const std::string& text) {
+        return input_error([&] { parse_scenario(text, path); });
+    };
+    CHECK(error_of(replaced(calibrated_scenario(), "runs_per_month = 100 }", "runs_per_month = 100, batch = 4 }"))
+              .key_path() == "workload.job.batch");
+    CHECK(error_of(replaced(calibrated_scenario(), "\"cifar10-tutorial\"", "\"resnet50\"")).key_path() ==
+          "workload.job.model");
+    CHECK(error_of(replaced(calibrated_scenario(), "calibration = \"profile.json\"\n", "")).key_path() ==
+          "workload.job.samples_per_second");
+    CHECK(error_of(replaced(calibrated_scenario(), "profile.json", "missing.json")).key_path() ==
+          "workload.calibration");
+    CHECK(error_of(replaced(job_scenario(), "[workload]", "[workload]\ngpu_hours_per_month = 5")).key_path() ==
+          "workload.job");
+    // 36 runs of 100,000 samples at 1 sample/s: 1,000 h a month.
+    const auto too_long = error_of(replaced(job_scenario(), "samples_per_second = 100", "samples_per_second = 1"));
+    CHECK(too_long.key_path() == "workload.job");
+    CHECK_THAT(too_long.message(), Catch::Contains("1000.0 h a month"));
+    CHECK(error_of(replaced(test::hand_scenario(), "speedup = 2.0", "samples_per_second = 50")).key_path() ==
+          "cloud[0].samples_per_second");
+}
