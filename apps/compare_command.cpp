@@ -184,14 +184,7 @@ Scenario with_matching_instances(const ScenarioArgs& args, const Scenario& scena
     if (!rig_gpu || !rig_gpu->resnet50_amp_img_s)
         throw InputError("--cloud", 0, "", "needs the rig's GPU from the catalog, with a measured throughput "
                                            "(gpu = \"RTX 3090\" in a part), to set each instance's speed");
-    std::vector<const CloudInstance*> usable;
-    int skipped = 0;
-    for (const CloudInstance* i : filter_instances(catalog, filter)) {
-        const bool measured = catalog.gpu(i->gpu).resnet50_amp_img_s.has_value();
-        if (measured && i->on_demand_per_hour && i->currency == scenario.currency) usable.push_back(i);
-        else ++skipped;
-    }
-    if (usable.empty()) throw InputError("--cloud", 0, "", "no catalog instance matches \"" + filter + "\" with a price and a speed");
+    const auto [usable, skipped] = match_instances(catalog, filter, scenario.currency);
     if (skipped > 0)
         std::fprintf(stderr, "payback: --cloud: %d matching instances left out (no on-demand price in %s, or no "
                              "measured throughput for their GPU)\n", skipped, scenario.currency.c_str());

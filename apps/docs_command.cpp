@@ -1,11 +1,14 @@
-// payback docs: the command-line reference as Markdown, made from the program's own --help texts.
-// docs/cli.md is its output, and a test fails when the two differ, so the page cannot drift.
+// payback docs: the command-line reference as Markdown, made from the program's own --help texts;
+// payback docs --keys: every scenario key, from the key table (payback/scenario/keys.hpp).
+// docs/cli.md and docs/keys.md are their outputs, and tests fail when they differ, so neither drifts.
+#include <memory>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "command_common.hpp"
 #include "commands.hpp"
+#include "payback/scenario/keys.hpp"
 
 namespace payback::cli {
 
@@ -38,8 +41,10 @@ std::string markdown(const CLI::App& root) {
 void add_docs_command(CLI::App& app) {
     CLI::App* command =
         app.add_subcommand("docs", "Print the reference of every command as Markdown (it is docs/cli.md)");
-    add_example(*command, {"payback docs > docs/cli.md"});
-    command->callback([command] { emit(markdown(*command->get_parent())); });
+    auto keys = std::make_shared<bool>(false);
+    command->add_flag("--keys", *keys, "Print every scenario key instead: type, unit, range, default (docs/keys.md)");
+    add_example(*command, {"payback docs > docs/cli.md", "payback docs --keys > docs/keys.md"});
+    command->callback([command, keys] { emit(*keys ? keys_markdown() : markdown(*command->get_parent())); });
 }
 
 }  // namespace payback::cli

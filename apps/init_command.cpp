@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "payback/base/error.hpp"
 #include "payback/market/catalog.hpp"
+#include "payback/scenario/keys.hpp"
 
 namespace payback::cli {
 
@@ -40,6 +41,14 @@ std::string quoted(const std::string& text) {
 // "key = value" with its comment aligned at column 38, as in scenarios/*.toml.
 std::string line(const std::string& assignment, const std::string& comment) {
     return fmt::format("{:<36} # {}\n", assignment, comment);
+}
+
+// A table's header after a comment with its help line from the key table (payback/scenario/keys.hpp):
+// [path], or [[path]] for an array of tables.
+std::string header(const std::string& path) {
+    const ScenarioKey& key = *find_scenario_key(path);
+    const bool array = key.type == KeyType::tables;
+    return "# " + key.help + "\n" + (array ? "[[" : "[") + path + (array ? "]]" : "]") + "\n";
 }
 
 // Looks a name up in the catalog, the error naming the option (with the catalog's suggestion).
@@ -70,25 +79,26 @@ std::string scenario_text(const InitArgs& args) {
         "# {} rig against renting {}: written by payback init from the catalogs in pricing/.\n"
         "# Values marked EDIT are assumptions to replace with your own; the others name the catalog row\n"
         "# they come from. Check it with `payback check FILE`, then run `payback compare FILE` and\n"
-        "# `payback explain FILE`. docs/model.md explains every key; scenarios/ has fuller examples.\n\n",
+        "# `payback explain FILE`. `payback docs --keys` lists every key with its unit, range and default;\n"
+        "# docs/model.md explains the model; scenarios/ has fuller examples.\n\n",
         gpu.name, instance.key());
 
-    out += "[scenario]\n";
+    out += header("scenario");
     out += fmt::format("name = {}\n", quoted(fmt::format("{} against {}", rig, instance.key())));
     out += "currency = \"USD\"                     # the catalogs' prices are in USD\n";
     out += line("horizon_months = 36", "EDIT: how long you would keep the rig");
     out += line("discount_rate = 0.05", "EDIT: what your money earns elsewhere, a year") + "\n";
 
-    out += "[workload]\n";
+    out += header("workload");
     out += line(fmt::format("gpu_hours_per_month = {:g}", args.hours),
                 "EDIT: hours of training a month (a month has 730)") + "\n";
 
-    out += "[rig]\n";
+    out += header("rig");
     out += fmt::format("name = {}\n", quoted(rig));
     out += line("when_not_training = \"off\"", "EDIT: or \"idle\" (then give idle_watts)");
     out += line("psu_efficiency = 0.9", "EDIT: an 80 PLUS Gold supply at mid load") + "\n";
 
-    out += "[[rig.parts]]\n";
+    out += header("rig.parts");
     out += line(fmt::format("gpu = {}", quoted(gpu.name)), gpu.origin.describe());
     out += fmt::format("# From that row: price {} (launch, USD){}. Give price = ... for what you would pay.\n",
                        amount(*gpu.launch_price_usd),
@@ -103,7 +113,7 @@ std::string scenario_text(const InitArgs& args) {
     out += line("load_watts = 150", "EDIT: CPU, board, fans and drives while training");
     out += line("resale = { method = \"straight_line\", life_years = 5, salvage_fraction = 0.1 }", "EDIT") + "\n";
 
-    out += "[electricity]\n";
+    out += header("electricity");
     if (args.rate)
         out += line(fmt::format("price_per_kwh = {:g}", *args.rate), "from --rate");
     else
@@ -111,7 +121,7 @@ std::string scenario_text(const InitArgs& args) {
                     fmt::format("EDIT: {} {} average, {}", us.region, us.year, us.origin.describe()));
     out += "\n";
 
-    out += "[[cloud]]\n";
+    out += header("cloud");
     out += fmt::format("name = {}\n", quoted(instance.key() + " on-demand"));
     out += line(fmt::format("instance = {}", quoted(instance.key())), instance.origin.describe());
     std::string speed = "its speed against the rig from both GPUs' ResNet-50 throughput";

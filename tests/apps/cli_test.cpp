@@ -395,6 +395,10 @@ TEST_CASE("check prints the scenario resolved, and its output checks again", "[c
     CHECK_THAT(first.out, Catch::StartsWith("# scenarios/venus-2019.toml: valid\n"));
     // venus-2019.toml never writes a part's count; the resolved scenario does.
     CHECK(std::regex_search(first.out, std::regex(R"(\ncount\s*=\s*1\n)")));
+    // Each value with its unit from the key table: the Threadripper's price, its idle draw.
+    CHECK_THAT(first.out, Catch::Contains("\nprice = 250.0  # USD\n"));
+    CHECK_THAT(first.out, Catch::Contains("\nidle_watts = 32.0  # W\n"));
+    CHECK_THAT(first.out, Catch::Contains("\nhorizon_months = 36  # months\n"));
 
     TempDir dir;
     const fs::path resolved = dir.path() / "resolved.toml";

@@ -1,5 +1,5 @@
 // docs/cli.md is `payback docs`: the page is the program's own --help, and this test fails when
-// the two drift apart.
+// the two drift apart. docs/keys.md is `payback docs --keys`, the key table, likewise.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -26,4 +26,16 @@ TEST_CASE("payback docs has every command's help, examples included", "[cli][doc
         CHECK_THAT(page, Catch::Contains("\n## payback " + command + "\n"));
         CHECK_THAT(page, Catch::Contains(run(command + " --help").out));
     }
+}
+
+TEST_CASE("docs/keys.md is what payback docs --keys prints", "[cli][docs][keys]") {
+    const Result r = run("docs --keys");
+    REQUIRE(r.code == 0);
+    const std::string page = read_file(std::filesystem::path(PAYBACK_SOURCE_DIR) / "docs" / "keys.md");
+    INFO("docs/keys.md is stale: run `build/bin/payback docs --keys > docs/keys.md`");
+    CHECK(page == r.out);
+    // A row as the table declares it (lib/src/scenario/keys.cpp).
+    CHECK_THAT(r.out, Catch::Contains("| `rig.parts[].price` | number | currency | ≥ 0, at most 10^9 (more money than "
+                                      "any part, price or bill in the model) | the catalog row's (USD scenarios) | "
+                                      "rig | Price of one. |\n"));
 }

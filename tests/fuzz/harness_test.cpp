@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "payback/scenario/keys.hpp"
 #include "support/run_cli.hpp"
 
 using namespace payback;
@@ -79,5 +80,18 @@ TEST_CASE("the harnesses absorb bad input: each parser rejects it with an InputE
         INFO("target " << target.name);
         CHECK_NOTHROW(target.run(""));
         CHECK_NOTHROW(target.run("\x01{[\"garbage"));
+    }
+}
+
+TEST_CASE("the scenario fuzzer's dictionary has every key of the key table", "[fuzz][keys]") {
+    // fuzz/scenario.dict gives libFuzzer the schema's tokens: each key the table declares
+    // (payback/scenario/keys.hpp) must be one, as "name = ", so a new key is fuzzed from the start.
+    const std::string dict = test::read_file(fs::path(PAYBACK_SOURCE_DIR) / "fuzz" / "scenario.dict");
+    for (const ScenarioKey& key : scenario_keys()) {
+        std::string name = key.path.substr(key.path.rfind('.') == std::string::npos ? 0 : key.path.rfind('.') + 1);
+        if (name.size() > 2 && name.compare(name.size() - 2, 2, "[]") == 0) name.resize(name.size() - 2);
+        if (name == "<key>") continue;
+        INFO(key.path);
+        CHECK_THAT(dict, Catch::Contains("\"" + name + " = \""));
     }
 }

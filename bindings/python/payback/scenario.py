@@ -242,3 +242,13 @@ def scenario(tables: Mapping[str, Any], source: str = "<dict>", /, **keywords: A
     """A scenario built in Python: ``tables`` is the TOML file as nested dicts (``{"scenario":
     {...}, "rig": {"parts": [{...}, ...]}, "cloud": [{...}]}``), checked exactly as a file is."""
     return loads(_toml.document(tables), source, None, **keywords)
+
+
+def keys() -> pd.DataFrame:
+    """Every key a scenario may hold, one row each (``payback docs --keys``, docs/keys.md): ``key``
+    (``[]`` marks an array of tables), ``type``, ``unit``, ``range``, ``default``, ``applies_to`` (rig,
+    rental, cloud or all) and ``help``. The same table validates every scenario as it is read."""
+    import pandas as pd
+
+    return pd.DataFrame(_core.scenario_keys(),
+                        columns=["key", "type", "unit", "range", "default", "applies_to", "help"])

@@ -1,4 +1,6 @@
 // Scenarios (from a file or from text, with overrides), compare, cash flows and break-even.
+#include <utility>
+
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -6,7 +8,8 @@
 #include "payback/base/units.hpp"
 #include "payback/model/comparison.hpp"
 #include "payback/whatif/breakeven.hpp"
-#include "payback/report/report_json.hpp"  // apps/: the CLI's JSON of a comparison
+#include "payback/report/report_json.hpp"  // the CLI's JSON of a comparison
+#include "payback/scenario/keys.hpp"
 
 namespace payback::python {
 
@@ -79,6 +82,15 @@ void bind_scenario(py::module_& m) {
         py::arg("text"), py::arg("source"), py::arg("overrides"), py::call_guard<py::gil_scoped_release>());
 
     m.def("line_item_names", &CashFlows::line_item_names, "The cash-flow columns that add up to net");
+    m.def("scenario_keys", [] {
+        py::list rows;
+        for (const ScenarioKey& k : scenario_keys())
+            rows.append(py::dict(py::arg("key") = k.path, py::arg("type") = to_string(k.type),
+                                 py::arg("unit") = k.unit, py::arg("range") = range_in_words(k),
+                                 py::arg("default") = default_in_words(k), py::arg("applies_to") = k.options,
+                                 py::arg("help") = k.help));
+        return rows;
+    }, "Every scenario key (the key table, docs/keys.md), one dict each");
     m.def(
         "compare",
         [](const Scenario& s) {
@@ -100,7 +112,7 @@ void bind_scenario(py::module_& m) {
         "breakeven",
         [](const Scenario& s, const std::string& key, std::optional<std::pair<double, double>> range,
            std::optional<std::string> against) {
-            BreakevenQuery query{key, range, against};
+            BreakevenQuery query{key, range, std::move(against)};
             BreakevenResult r;
             {
                 py::gil_scoped_release release;

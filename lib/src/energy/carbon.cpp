@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "base/csv_reader.hpp"
+#include "payback/base/calendar.hpp"
 #include "payback/base/error.hpp"
 #include "payback/base/suggest.hpp"
 
@@ -41,34 +42,6 @@ bool is_region_code(const std::string& code) {
     if (hyphen == std::string::npos) return true;
     const std::string_view tail = std::string_view(code).substr(hyphen + 1);
     return !tail.empty() && tail.size() <= 3 && std::all_of(tail.begin(), tail.end(), is_upper_or_digit);
-}
-
-// The value of `text`, all ASCII digits, or -1 if it is empty or any character is not a digit.
-int digits_value(std::string_view text) {
-    if (text.empty()) return -1;
-    int value = 0;
-    for (const char c : text) {
-        if (c < '0' || c > '9') return -1;
-        value = value * 10 + (c - '0');
-    }
-    return value;
-}
-
-int days_in(int year, int month) {
-    static constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    return month == 2 && leap ? 29 : days[month - 1];
-}
-
-// The year of a real date written "YYYY-MM-DD" or "YYYY-MM"; -1 when malformed or not a real date.
-int year_of_date(std::string_view text) {
-    if (text.size() != 7 && text.size() != 10) return -1;
-    if (text[4] != '-' || (text.size() == 10 && text[7] != '-')) return -1;
-    const int year = digits_value(text.substr(0, 4));
-    const int month = digits_value(text.substr(5, 2));
-    const int day = text.size() == 10 ? digits_value(text.substr(8, 2)) : 1;
-    if (year < 0 || month < 1 || month > 12 || day < 1 || day > days_in(year, month)) return -1;
-    return year;
 }
 
 std::string lowercase(std::string text) {
@@ -117,13 +90,13 @@ int check_common(const detail::CsvTable& table, std::size_t row) {
     const std::string& as_of = table.text(row, "as_of");
     if (is_blank(as_of))
         throw table.error(row, "as_of", "empty: every row must say when its figure was read");
-    const int as_of_year = year_of_date(as_of);
-    if (as_of_year < 0)
+    const auto as_of_date = parse_date(as_of);
+    if (!as_of_date)
         throw table.error(row, "as_of",
                           fmt::format("expected a date YYYY-MM-DD or YYYY-MM, got \"{}\"", as_of));
     if (is_blank(table.text(row, "source")))
         throw table.error(row, "source", "empty: every row must say where its figure came from");
-    return as_of_year;
+    return as_of_date->year;
 }
 
 void check_region_code(const detail::CsvTable& table, std::size_t row, const std::string& column) {

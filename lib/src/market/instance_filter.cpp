@@ -98,4 +98,17 @@ std::vector<const CloudInstance*> filter_instances(const Catalog& catalog, const
     return out;
 }
 
+InstanceMatch match_instances(const Catalog& catalog, const std::string& expression, const std::string& currency) {
+    InstanceMatch match;
+    for (const CloudInstance* i : filter_instances(catalog, expression)) {
+        const bool measured = catalog.gpu(i->gpu).resnet50_amp_img_s.has_value();
+        if (measured && i->on_demand_per_hour && i->currency == currency) match.usable.push_back(i);
+        else ++match.left_out;
+    }
+    if (match.usable.empty())
+        throw InputError(argument::instance_filter, 0, "",
+                         "no catalog instance matches \"" + expression + "\" with a price and a speed");
+    return match;
+}
+
 }  // namespace payback

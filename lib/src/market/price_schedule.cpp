@@ -15,22 +15,6 @@ namespace payback {
 
 namespace {
 
-bool is_leap_year(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
-
-bool is_real_date(int year, int month, int day) {
-    return year >= 0 && day >= 1 && day <= days_in_month(year, month);
-}
-
-// The value of `text`, all ASCII digits, or -1 if any character is not a digit.
-int digits_value(std::string_view text) {
-    int value = 0;
-    for (const char c : text) {
-        if (c < '0' || c > '9') return -1;
-        value = value * 10 + (c - '0');
-    }
-    return value;
-}
-
 bool is_blank(const std::string& text) { return text.find_first_not_of(" \t") == std::string::npos; }
 
 bool is_currency_code(const std::string& text) {
@@ -80,29 +64,6 @@ const std::vector<std::string> price_columns = {"date",       "item",  "price", 
                                                 "units_sold", "as_of", "source"};
 
 }  // namespace
-
-int days_in_month(int year, int month) {
-    static constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (month < 1 || month > 12) return 0;
-    return month == 2 && is_leap_year(year) ? 29 : days[month - 1];
-}
-
-double calendar_month(int year, int month, int day) {
-    if (!is_real_date(year, month, day))
-        throw std::invalid_argument(
-            fmt::format("calendar_month: {:04}-{:02}-{:02} is not a real date", year, month, day));
-    return year * 12.0 + (month - 1) + static_cast<double>(day - 1) / days_in_month(year, month);
-}
-
-std::optional<double> parse_calendar_date(std::string_view text) {
-    if (text.size() != 7 && text.size() != 10) return std::nullopt;
-    if (text[4] != '-' || (text.size() == 10 && text[7] != '-')) return std::nullopt;
-    const int year = digits_value(text.substr(0, 4));
-    const int month = digits_value(text.substr(5, 2));
-    const int day = text.size() == 10 ? digits_value(text.substr(8, 2)) : 1;
-    if (year < 0 || month < 0 || day < 0 || !is_real_date(year, month, day)) return std::nullopt;
-    return calendar_month(year, month, day);
-}
 
 PriceSchedule load_price_schedule(const std::string& csv_path, const std::string& item) {
     const auto table = detail::CsvTable::load(csv_path);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "payback/base/calendar.hpp"
 #include "payback/finance/finance.hpp"
 #include "payback/market/cloud_cost.hpp"
 #include "payback/scenario/rig_energy.hpp"
@@ -14,8 +15,7 @@ namespace {
 // boundary of the scenario: boundary k is `start` + k months.
 std::vector<double> observed_fractions(const Part& part, const Scenario& s) {
     const PriceSchedule& schedule = *part.observed_prices;
-    const int year = std::stoi(s.start->substr(0, 4)), month = std::stoi(s.start->substr(5, 2));
-    const double start = calendar_month(year, month);
+    const double start = *parse_calendar_date(*s.start);
     const double price = units::in_money(part.price);
     std::vector<double> fractions;
     for (int k = 0; k <= s.horizon_months; ++k)

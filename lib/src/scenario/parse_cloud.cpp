@@ -19,7 +19,7 @@ const std::vector<std::pair<std::string, CloudMode>> modes = {{"on_demand", Clou
 // What renting emits: the instance's draw, its data centre's PUE and its grid, given or looked up
 // by region in pricing/cloud-regions.csv ("aws:us-east-1", or the catalog instance's region).
 void read_cloud_carbon(const TomlReader& in, CloudOption& cloud) {
-    cloud.power = units::watts(in.number_or("power_watts", units::in_watts(cloud.power), NumberRule::non_negative()));
+    cloud.power = units::watts(in.number_or("power_watts", units::in_watts(cloud.power)));
     std::string provider_region;
     if (in.contains("region") && in.string("region").find(':') != std::string::npos) {
         if (in.contains("pue") || in.contains("co2_kg_per_kwh"))
@@ -41,8 +41,8 @@ void read_cloud_carbon(const TomlReader& in, CloudOption& cloud) {
             if (!cloud.region.empty()) throw in.error("region", e.message());  // asked for by name: must exist
         }
     }
-    cloud.pue = in.number_or("pue", cloud.pue, NumberRule::between(1.0, 3.0));
-    cloud.co2_kg_per_kwh = in.number_or("co2_kg_per_kwh", cloud.co2_kg_per_kwh, NumberRule::between(0.0, 2.0));
+    cloud.pue = in.number_or("pue", cloud.pue);
+    cloud.co2_kg_per_kwh = in.number_or("co2_kg_per_kwh", cloud.co2_kg_per_kwh);
 }
 
 // Fills price, billing, GPUs and speed from the catalog row of `instance` in `mode` and `region`.
@@ -114,45 +114,44 @@ std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& 
                                      "price row of an instance = \"...\")");
         if (in.contains("instance")) fill_from_catalog(in, context, rig_gpu, cloud);
         if (in.contains("price_per_hour") || cloud.instance.empty())
-            cloud.price = units::money_per_hour(in.number("price_per_hour", NumberRule::non_negative()));
+            cloud.price = units::money_per_hour(in.number("price_per_hour"));
         // speedup against the whole rig, or computed from the instance's GPUs (rig_scaling.hpp).
         if (in.contains("per_gpu_speedup") || in.contains("speedup")) {
             if (in.contains("per_gpu_speedup") && in.contains("speedup"))
                 throw in.error("per_gpu_speedup", "give speedup (against the whole rig) or per_gpu_speedup, not both");
             cloud.per_gpu_speedup.reset();
             std::erase_if(cloud.from_catalog, [](const auto& entry) { return entry.first == "per_gpu_speedup"; });
-            if (in.contains("per_gpu_speedup")) cloud.per_gpu_speedup = in.number("per_gpu_speedup", NumberRule::positive());
+            if (in.contains("per_gpu_speedup")) cloud.per_gpu_speedup = in.number("per_gpu_speedup");
         }
         calibrate_cloud(in, job, cloud);
         if (!cloud.instance.empty() && !cloud.per_gpu_speedup && !in.contains("speedup"))
             throw in.error("speedup", "missing required key: the GPU catalog has no throughput ratio between the rig's "
                                       "GPU and this instance's (give the rig's GPU as gpu = \"...\", or speedup)");
-        cloud.gpus = static_cast<int>(in.integer_or("gpus", cloud.gpus, 1, 64));
+        cloud.gpus = static_cast<int>(in.integer_or("gpus", cloud.gpus));
         cloud.interconnect_gb_per_s =
             in.number_or("interconnect_gb_per_s",
-                         cloud.interconnect_gb_per_s > 0 ? cloud.interconnect_gb_per_s : pcie_gb_per_s(4, 16),
-                         NumberRule::positive());
-        cloud.speedup = in.number_or("speedup", 1.0, NumberRule::positive());
-        cloud.escalation = in.number_or("escalation", 0.0, annual_change());
-        cloud.storage_per_month = units::money(in.number_or("storage_per_month", 0.0, NumberRule::non_negative()));
+                         cloud.interconnect_gb_per_s > 0 ? cloud.interconnect_gb_per_s : pcie_gb_per_s(4, 16));
+        cloud.speedup = in.number_or("speedup");
+        cloud.escalation = in.number_or("escalation");
+        cloud.storage_per_month = units::money(in.number_or("storage_per_month"));
         if (in.contains("storage_gb")) {
             if (in.contains("storage_per_month"))
                 throw in.error("storage_gb", "give storage_per_month, or storage_gb with storage_price_per_gb_month");
             cloud.storage_per_month = units::money(storage_cost_per_month(
-                in.number("storage_gb", NumberRule::non_negative()),
-                in.number("storage_price_per_gb_month", NumberRule::non_negative())));
+                in.number("storage_gb"),
+                in.number("storage_price_per_gb_month")));
         }
-        cloud.egress_gb_per_month = in.number_or("egress_gb_per_month", 0.0, NumberRule::non_negative());
-        cloud.egress_price_per_gb = in.number_or("egress_price_per_gb", 0.0, NumberRule::non_negative());
+        cloud.egress_gb_per_month = in.number_or("egress_gb_per_month");
+        cloud.egress_price_per_gb = in.number_or("egress_price_per_gb");
         if (const auto billing = in.table("billing", false)) {
             cloud.billing.increment_seconds =
-                billing->number_or("increment_seconds", cloud.billing.increment_seconds, NumberRule::positive());
+                billing->number_or("increment_seconds", cloud.billing.increment_seconds);
             cloud.billing.minimum_seconds =
-                billing->number_or("minimum_seconds", cloud.billing.minimum_seconds, NumberRule::non_negative());
+                billing->number_or("minimum_seconds", cloud.billing.minimum_seconds);
             billing->finish();
         }
         if (cloud.mode == CloudMode::spot) {
-            SpotTerms spot{0.0, 1.0, 0.1, 0.0};
+            SpotTerms spot{};
             if (in.contains("interruptions_per_hour") && in.contains("interruption_bucket"))
                 throw in.error("interruption_bucket", "give interruptions_per_hour or interruption_bucket, not both");
             if (in.contains("interruption_bucket")) {
@@ -163,20 +162,20 @@ std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& 
                 spot.interruptions_per_hour = *rate;
             }
             spot.interruptions_per_hour =
-                in.number_or("interruptions_per_hour", spot.interruptions_per_hour, NumberRule::between(0.0, 10.0));
+                in.number_or("interruptions_per_hour", spot.interruptions_per_hour);
             spot.checkpoint_interval_hours =
-                in.number_or("checkpoint_interval_hours", spot.checkpoint_interval_hours, NumberRule::positive());
-            spot.restart_hours = in.number_or("restart_hours", spot.restart_hours, NumberRule::non_negative());
+                in.number_or("checkpoint_interval_hours");
+            spot.restart_hours = in.number_or("restart_hours");
             spot.checkpoint_cost_hours =
-                in.number_or("checkpoint_cost_hours", spot.checkpoint_cost_hours, NumberRule::non_negative());
+                in.number_or("checkpoint_cost_hours");
             cloud.spot = spot;
         }
         if (cloud.mode == CloudMode::reserved_1y || cloud.mode == CloudMode::reserved_3y) {
             cloud.committed_hours_per_month =
-                in.number_or("committed_hours_per_month", 730.0, NumberRule::between(0.0, 730.0 * 64));
+                in.number_or("committed_hours_per_month");
             if (in.contains("on_demand_price_per_hour") || units::in_money_per_hour(cloud.on_demand_price) == 0)
                 cloud.on_demand_price = units::money_per_hour(
-                    in.number("on_demand_price_per_hour", NumberRule::non_negative()));  // hours beyond the commitment
+                    in.number("on_demand_price_per_hour"));  // hours beyond the commitment
         }
         read_cloud_carbon(in, cloud);
         // What the scenario wrote is not from the catalog.

@@ -22,7 +22,7 @@ std::vector<Tier> read_tiers(const TomlReader& in, std::string_view key, const s
         const TomlReader& t = tables[i];
         Tier tier;
         tier.rate = read_kwh_price(t, "price", currency);
-        if (t.contains("up_to_kwh")) tier.max_kwh = t.number("up_to_kwh", NumberRule::positive());
+        if (t.contains("up_to_kwh")) tier.max_kwh = t.number("up_to_kwh");
         if (!tier.max_kwh && i + 1 < tables.size())
             throw t.error("up_to_kwh", "missing required key: every tier but the last needs up_to_kwh");
         if (tier.max_kwh && !tiers.empty() && tiers.back().max_kwh && *tier.max_kwh <= *tiers.back().max_kwh)
@@ -66,15 +66,9 @@ Tariff read_tou(const TomlReader& in, const std::string& currency) {
 
 }  // namespace
 
-bool kwh_priced_in_units(const std::string& currency) {
-    for (const char* c : {"USD", "EUR", "GBP", "CHF", "CAD", "AUD", "NZD", "SGD"})
-        if (currency == c) return true;
-    return false;
-}
-
 double read_kwh_price(const TomlReader& in, std::string_view key, const std::string& currency) {
-    const double price = in.number(key, NumberRule::non_negative());
-    if (kwh_priced_in_units(currency) && price >= 2.0)
+    const double price = in.number(key);
+    if (major_currency(currency) && price >= 2.0)
         throw in.error(key, fmt::format("must be in {} per kWh, got {} (cents? write {} for {} cents)", currency,
                                         price, price / 100.0, price));
     return price;
@@ -121,8 +115,8 @@ void read_electricity(const TomlReader& in, const ReadContext& context, Scenario
         s.tariff = read_tou(in, s.currency);
         s.tariff_kind = "tou";
     }
-    s.tariff.base_load_kwh_per_month = in.number_or("base_load_kwh_per_month", 0.0, NumberRule::non_negative());
-    s.electricity_escalation = in.number_or("escalation", 0.0, annual_change());
+    s.tariff.base_load_kwh_per_month = in.number_or("base_load_kwh_per_month");
+    s.electricity_escalation = in.number_or("escalation");
 
     if (in.contains("grid_region") && in.contains("co2_kg_per_kwh"))
         throw in.error("grid_region", "give grid_region (looked up in pricing/grid-carbon.csv) or co2_kg_per_kwh, "
@@ -143,7 +137,7 @@ void read_electricity(const TomlReader& in, const ReadContext& context, Scenario
             throw in.error("grid_region", e.message());
         }
     }
-    s.grid_co2_kg_per_kwh = in.number_or("co2_kg_per_kwh", s.grid_co2_kg_per_kwh, NumberRule::between(0.0, 2.0));
+    s.grid_co2_kg_per_kwh = in.number_or("co2_kg_per_kwh", s.grid_co2_kg_per_kwh);
     in.finish();
 }
 

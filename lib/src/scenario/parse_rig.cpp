@@ -35,20 +35,20 @@ PsuSpec read_psu(const TomlReader& in) {
         {"gold", PsuRating::gold},     {"platinum", PsuRating::platinum}, {"titanium", PsuRating::titanium}};
     PsuSpec psu;
     psu.rating = in.choice("rating", ratings);
-    psu.capacity_watts = in.number("capacity_watts", NumberRule::positive());
-    psu.mains_volts = in.number_or("mains_volts", 115.0, NumberRule::between(90.0, 260.0));
+    psu.capacity_watts = in.number("capacity_watts");
+    psu.mains_volts = in.number_or("mains_volts");
     in.finish();
     return psu;
 }
 
 Cooling read_cooling(const TomlReader& in) {
     Cooling cooling;
-    cooling.overhead_fraction = in.number_or("overhead_fraction", 0.0, NumberRule::non_negative());
+    cooling.overhead_fraction = in.number_or("overhead_fraction");
     if (in.contains("cop") && in.contains("cop_by_month"))
         throw in.error("cop_by_month", "give cop (all year) or cop_by_month, not both");
-    if (in.contains("cop")) cooling.cop_by_month.fill(in.number("cop", NumberRule::positive()));
+    if (in.contains("cop")) cooling.cop_by_month.fill(in.number("cop"));
     if (in.contains("cop_by_month")) {
-        const auto cops = in.numbers("cop_by_month", NumberRule::non_negative());
+        const auto cops = in.numbers("cop_by_month");
         if (cops.size() != 12)
             throw in.error("cop_by_month", fmt::format("expected 12 values, January first (0: no cooling that "
                                                        "month), got {}", cops.size()));
@@ -60,17 +60,17 @@ Cooling read_cooling(const TomlReader& in) {
 
 Circuit read_circuit(const TomlReader& in) {
     Circuit circuit;
-    circuit.volts = in.number("volts", NumberRule::between(90.0, 260.0));
-    circuit.breaker_amps = in.number("breaker_amps", NumberRule::positive());
-    circuit.continuous_fraction = in.number_or("continuous_fraction", 0.8, NumberRule::positive_fraction());
+    circuit.volts = in.number("volts");
+    circuit.breaker_amps = in.number("breaker_amps");
+    circuit.continuous_fraction = in.number_or("continuous_fraction");
     in.finish();
     return circuit;
 }
 
 PcieSlot read_link(const TomlReader& in) {
     PcieSlot link;
-    link.generation = static_cast<int>(in.integer_or("generation", 3, 1, 5));
-    link.lanes = static_cast<int>(in.integer_or("lanes", 16, 1, 16));
+    link.generation = static_cast<int>(in.integer_or("generation"));
+    link.lanes = static_cast<int>(in.integer_or("lanes"));
     if (link.lanes != 1 && link.lanes != 2 && link.lanes != 4 && link.lanes != 8 && link.lanes != 16)
         throw in.error("lanes", fmt::format("must be 1, 2, 4, 8 or 16, got {}", link.lanes));
     in.finish();
@@ -79,14 +79,14 @@ PcieSlot read_link(const TomlReader& in) {
 
 // A CPU's lanes, a board's slots, a card's link and bridge: optional, for the multi-GPU checks.
 void read_wiring(const TomlReader& in, Part& part) {
-    if (in.contains("pcie_lanes")) part.pcie_lanes = static_cast<int>(in.integer_or("pcie_lanes", 0, 1, 256));
+    if (in.contains("pcie_lanes")) part.pcie_lanes = static_cast<int>(in.integer_or("pcie_lanes", 0));
     if (in.contains("pcie_slots")) part.pcie_slots.clear();
     for (const auto& slot : in.array_of_tables("pcie_slots", false)) part.pcie_slots.push_back(read_link(slot));
     if (const auto link = in.table("pcie", false)) {
         const PcieSlot read = read_link(*link);
         part.pcie = GpuLink{read.generation, read.lanes};
     }
-    part.nvlink_gb_per_s = in.number_or("nvlink_gb_per_s", part.nvlink_gb_per_s, NumberRule::non_negative());
+    part.nvlink_gb_per_s = in.number_or("nvlink_gb_per_s", part.nvlink_gb_per_s);
 }
 
 void read_observed(const TomlReader& resale, const ReadContext& context, Part& part) {
@@ -112,14 +112,14 @@ ResaleCurve<double> read_resale(const TomlReader& part_table, const ReadContext&
     switch (curve.method) {
         case ResaleMethod::none: break;
         case ResaleMethod::declining_balance:
-            curve.annual_rate = resale->number("annual_rate", NumberRule::fraction());
+            curve.annual_rate = resale->number("annual_rate");
             break;
         case ResaleMethod::straight_line:
-            curve.life_years = resale->number("life_years", NumberRule::positive());
-            curve.salvage_fraction = resale->number_or("salvage_fraction", 0.0, NumberRule::fraction());
+            curve.life_years = resale->number("life_years");
+            curve.salvage_fraction = resale->number_or("salvage_fraction");
             break;
         case ResaleMethod::price_performance:
-            curve.half_life_years = resale->number("half_life_years", NumberRule::positive());
+            curve.half_life_years = resale->number("half_life_years");
             break;
         case ResaleMethod::observed:
             read_observed(*resale, context, part);
@@ -167,10 +167,10 @@ CatalogDefaults catalog_defaults(const TomlReader& in, const ReadContext& contex
 
 // A number from the scenario, else from the catalog (recording where it came from), else `fallback`.
 double number_from(const TomlReader& in, std::string_view key, const std::optional<double>& from_catalog,
-                   const std::string& origin, std::optional<double> fallback, const NumberRule& rule, Part& part) {
+                   const std::string& origin, std::optional<double> fallback, Part& part) {
     if (in.contains(key) || !from_catalog) {
-        if (!fallback) return in.number(key, rule);
-        return in.number_or(key, *fallback, rule);
+        if (!fallback) return in.number(key);
+        return in.number_or(key, *fallback);
     }
     part.from_catalog.emplace_back(std::string(key), origin);
     return *from_catalog;
@@ -181,15 +181,15 @@ Part read_part(const TomlReader& in, const ReadContext& context) {
     const CatalogDefaults d = catalog_defaults(in, context, part);
     part.kind = in.choice("kind", part_kinds, d.kind);
     part.name = d.name ? in.string_or("name", *d.name) : in.string("name");
-    part.price = units::money(number_from(in, "price", d.price, d.origin, std::nullopt, NumberRule::non_negative(), part));
-    part.count = static_cast<int>(in.integer_or("count", 1, 1, 1000));
-    part.off_power = units::watts(in.number_or("off_watts", 0.0, NumberRule::non_negative()));
-    part.idle_power = units::watts(number_from(in, "idle_watts", d.idle_watts, d.origin, 0.0, NumberRule::non_negative(), part));
-    part.load_power = units::watts(number_from(in, "load_watts", d.load_watts, d.origin, 0.0, NumberRule::non_negative(), part));
+    part.price = units::money(number_from(in, "price", d.price, d.origin, std::nullopt, part));
+    part.count = static_cast<int>(in.integer_or("count"));
+    part.off_power = units::watts(in.number_or("off_watts"));
+    part.idle_power = units::watts(number_from(in, "idle_watts", d.idle_watts, d.origin, 0.0, part));
+    part.load_power = units::watts(number_from(in, "load_watts", d.load_watts, d.origin, 0.0, part));
     if (in.contains("rented_watts"))
-        part.rented_power = units::watts(in.number("rented_watts", NumberRule::non_negative()));
+        part.rented_power = units::watts(in.number("rented_watts"));
     if (in.contains("power_limit_watts"))
-        part.power_limit = units::watts(in.number("power_limit_watts", NumberRule::positive()));
+        part.power_limit = units::watts(in.number("power_limit_watts"));
     read_wiring(in, part);
     part.purchase_month = static_cast<int>(in.integer_or("purchase_month", 1, 1, context.horizon_months));
     if (in.contains("retire_month"))
@@ -210,7 +210,7 @@ Rig read_rig(const TomlReader& in, const ReadContext& context) {
     rig.when_not_training = in.choice("when_not_training", idle_modes, std::optional(WhenNotTraining::idle));
     if (in.contains("psu_efficiency") && in.contains("psu"))
         throw in.error("psu", "give psu (an 80 PLUS curve) or psu_efficiency (a fixed share), not both");
-    rig.psu_efficiency = in.number_or("psu_efficiency", 1.0, NumberRule::positive_fraction());
+    rig.psu_efficiency = in.number_or("psu_efficiency");
     if (const auto psu = in.table("psu", false)) rig.psu = read_psu(*psu);
     if (in.contains("schedule")) {
         rig.schedule = in.strings("schedule");

@@ -13,19 +13,17 @@ const std::vector<std::pair<std::string, Shape>> shapes = {
     {"uniform", Shape::uniform},       {"normal", Shape::normal}, {"lognormal", Shape::lognormal},
     {"triangular", Shape::triangular}, {"pert", Shape::pert},     {"discrete", Shape::discrete}};
 
-const NumberRule any_number{-1e300, 1e300};
-
 std::optional<double> maybe(const TomlReader& in, std::string_view key) {
     if (!in.contains(key)) return std::nullopt;
-    return in.number(key, any_number);
+    return in.number(key);
 }
 
 Distribution read_distribution(const TomlReader& in) {
     Distribution d;
     switch (in.choice<Shape>("dist", shapes)) {
-        case Shape::uniform: d.shape = dist::Uniform{in.number("low", any_number), in.number("high", any_number)}; break;
+        case Shape::uniform: d.shape = dist::Uniform{in.number("low"), in.number("high")}; break;
         case Shape::normal:
-            d.shape = dist::Normal{in.number("mean", any_number), in.number("sd", any_number), maybe(in, "low"),
+            d.shape = dist::Normal{in.number("mean"), in.number("sd"), maybe(in, "low"),
                                    maybe(in, "high")};
             break;
         case Shape::lognormal:
@@ -33,16 +31,16 @@ Distribution read_distribution(const TomlReader& in) {
                                       maybe(in, "sd"),     maybe(in, "low"),   maybe(in, "high")};
             break;
         case Shape::triangular:
-            d.shape = dist::Triangular{in.number("low", any_number), in.number("mode", any_number),
-                                       in.number("high", any_number)};
+            d.shape = dist::Triangular{in.number("low"), in.number("mode"),
+                                       in.number("high")};
             break;
         case Shape::pert:
-            d.shape = dist::Pert{in.number("low", any_number), in.number("mode", any_number),
-                                 in.number("high", any_number), in.number_or("lambda", 4.0, any_number)};
+            d.shape = dist::Pert{in.number("low"), in.number("mode"),
+                                 in.number("high"), in.number_or("lambda")};
             break;
         case Shape::discrete: {
-            dist::Discrete discrete{in.numbers("values", any_number), {}};
-            if (in.contains("weights")) discrete.weights = in.numbers("weights", NumberRule::non_negative());
+            dist::Discrete discrete{in.numbers("values"), {}};
+            if (in.contains("weights")) discrete.weights = in.numbers("weights");
             d.shape = std::move(discrete);
             break;
         }
@@ -73,7 +71,7 @@ Uncertainty read_uncertainty(const TomlReader& root) {
                                                [&](const UncertainInput& i) { return i.key == key; });
                 if (!known) throw c.error("between", "\"" + key + "\" has no distribution in [uncertainty]");
             }
-            const double rank = c.number("rank", NumberRule::between(-1.0, 1.0));
+            const double rank = c.number("rank");
             if (rank <= -1.0 || rank >= 1.0) throw c.error("rank", fmt::format("must be in (-1, 1), got {}", rank));
             u.correlations.push_back({between[0], between[1], rank});
             c.finish();

@@ -47,9 +47,9 @@ TrainingJob read_job(const TomlReader& workload, const ReadContext& context, con
     } catch (const InputError& e) {
         throw in.error("model", e.message());
     }
-    job.samples_per_epoch = in.number("samples_per_epoch", NumberRule::positive());
-    job.epochs = in.number_or("epochs", 1.0, NumberRule::positive());
-    job.runs_per_month = in.number("runs_per_month", NumberRule::non_negative());
+    job.samples_per_epoch = in.number("samples_per_epoch");
+    job.epochs = in.number_or("epochs");
+    job.runs_per_month = in.number("runs_per_month");
     const auto [gpu, gpus] = rig_gpu(rig);
     if (gpus == 0) throw in.error("model", "the rig has no GPU part to train on");
     job.gpus = gpus;
@@ -66,10 +66,10 @@ TrainingJob read_job(const TomlReader& workload, const ReadContext& context, con
     const std::vector<int> batches =
         job.profile ? measured_gpu_batches(*job.profile, job.model) : std::vector<int>{};
     // The largest batch measured is the default: what a run after throughput would use.
-    job.batch = static_cast<int>(in.integer_or("batch", batches.empty() ? 0 : batches.back(), 1, 1 << 20));
+    job.batch = static_cast<int>(in.integer_or("batch", batches.empty() ? 0 : batches.back()));
 
     if (in.contains("samples_per_second")) {
-        job.gpu_samples_per_second = in.number("samples_per_second", NumberRule::positive());
+        job.gpu_samples_per_second = in.number("samples_per_second");
         job.gpu_origin = fmt::format("given in the scenario (workload.job.samples_per_second) for one {}", gpu);
     } else if (!job.profile) {
         throw in.error("samples_per_second", "missing: give the rig's measured samples per second per GPU, or "
@@ -105,7 +105,7 @@ void calibrate_cloud(const TomlReader& in, const TrainingJob* job, CloudOption& 
     if (in.contains("speedup") || in.contains("per_gpu_speedup")) return;  // the user's own ratio stands
     std::optional<GpuThroughput> throughput;
     if (in.contains("samples_per_second")) {
-        throughput = GpuThroughput{in.number("samples_per_second", NumberRule::positive()),
+        throughput = GpuThroughput{in.number("samples_per_second"),
                                    "given in the scenario (samples_per_second)"};
     } else if (!cloud.gpu.empty()) {
         if (!job->profile)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "payback/base/calendar.hpp"
 #include "payback/energy/power_limit.hpp"
 
 namespace payback {
@@ -39,8 +40,7 @@ PowerState otherwise_state(const Scenario& s) {
 }  // namespace
 
 int calendar_month_of(const Scenario& s, int month) {
-    const int first = s.start ? std::stoi(s.start->substr(5, 2)) : 1;
-    return (first - 1 + month - 1) % 12 + 1;
+    return month_of_year(s.start ? parse_date(*s.start) : std::nullopt, month);
 }
 
 StateWatts state_watts(const Scenario& s, int month) {

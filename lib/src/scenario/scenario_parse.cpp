@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "payback/base/calendar.hpp"
 #include "payback/base/conventions.hpp"
 #include "payback/base/text_file.hpp"
 #include "payback/energy/carbon.hpp"
@@ -18,9 +19,7 @@
 
 namespace payback {
 
-using detail::NumberRule;
 using detail::TomlReader;
-using detail::annual_change;
 using detail::read_rig;
 
 namespace {
@@ -57,26 +56,25 @@ std::optional<Rental> read_rental(const TomlReader& root, const Rig& rig, const 
         if (row->currency != currency)
             throw in->error("market", "the market's prices are in " + row->currency + ", the scenario is in " + currency);
     }
-    auto from = [&](std::string_view key, std::optional<double> catalog, const NumberRule& rule) {
-        if (in->contains(key) || !catalog) return in->number(key, rule);
+    auto from = [&](std::string_view key, std::optional<double> catalog) {
+        if (in->contains(key) || !catalog) return in->number(key);
         r.from_catalog.emplace_back(std::string(key), row->origin.describe());
         return *catalog;
     };
-    r.terms.price_per_gpu_hour = from("price_per_gpu_hour", row ? row->host_price_per_hour : std::nullopt,
-                                      NumberRule::non_negative());
-    r.terms.occupancy = from("occupancy", row ? row->occupancy : std::nullopt, NumberRule::fraction());
-    r.terms.platform_fee = from("platform_fee", row ? row->platform_fee : std::nullopt, NumberRule::fraction());
-    r.terms.halving_years = in->number_or("halving_years", 0.0, NumberRule::non_negative());
-    r.terms.extra_income_per_month = in->number_or("extra_income_per_month", 0.0, NumberRule::non_negative());
-    r.terms.wear_per_1000_hours = in->number_or("wear_per_1000_hours", 0.0, NumberRule::fraction());
+    r.terms.price_per_gpu_hour = from("price_per_gpu_hour", row ? row->host_price_per_hour : std::nullopt);
+    r.terms.occupancy = from("occupancy", row ? row->occupancy : std::nullopt);
+    r.terms.platform_fee = from("platform_fee", row ? row->platform_fee : std::nullopt);
+    r.terms.halving_years = in->number_or("halving_years");
+    r.terms.extra_income_per_month = in->number_or("extra_income_per_month");
+    r.terms.wear_per_1000_hours = in->number_or("wear_per_1000_hours");
     for (const auto& booking : in->array_of_tables("reserved", false)) {
-        ReservedBooking b{booking.number("share", NumberRule::fraction()), 0.0};
+        ReservedBooking b{booking.number("share"), 0.0};
         if (booking.contains("discount")) {
-            b.discount = booking.number("discount", NumberRule::fraction());
+            b.discount = booking.number("discount");
         } else {
             if (!booking.contains("months"))
                 throw booking.error("months", "missing required key: give months (a catalog discount) or discount");
-            const auto months = booking.integer_or("months", 0, 1, 60);
+            const auto months = booking.integer_or("months", 0);
             bool found = false;
             for (const auto& d : Catalog::shipped().rental_discounts())
                 if (d.market == r.market && d.months == months) {
@@ -103,8 +101,8 @@ RunningCosts read_running_costs(const TomlReader& root) {
     RunningCosts costs;
     const auto in = root.table("running_costs", false);
     if (!in) return costs;
-    costs.maintenance_per_year = units::money(in->number_or("maintenance_per_year", 0.0, NumberRule::non_negative()));
-    costs.repair_reserve = in->number_or("repair_reserve", 0.0, NumberRule::fraction());
+    costs.maintenance_per_year = units::money(in->number_or("maintenance_per_year"));
+    costs.repair_reserve = in->number_or("repair_reserve");
     in->finish();
     return costs;
 }
@@ -113,9 +111,9 @@ std::optional<Financing> read_financing(const TomlReader& root) {
     const auto in = root.table("financing", false);
     if (!in) return std::nullopt;
     Financing loan;
-    loan.down_payment = units::money(in->number_or("down_payment", 0.0, NumberRule::non_negative()));
-    loan.apr = in->number("apr", NumberRule::fraction());
-    loan.term_months = static_cast<int>(in->integer_or("term_months", loan.term_months, 1, conventions::max_horizon_months));
+    loan.down_payment = units::money(in->number_or("down_payment"));
+    loan.apr = in->number("apr");
+    loan.term_months = static_cast<int>(in->integer_or("term_months"));
     in->finish();
     return loan;
 }
@@ -128,29 +126,20 @@ std::optional<TaxRules> read_tax(const TomlReader& root, Perspective perspective
     }
     if (!in) throw root.error("tax", "missing required table (scenario.perspective = \"business\" needs a [tax] table)");
     TaxRules tax;
-    tax.income_tax_rate = in->number("income_tax_rate", {0.0, 1.0, false, true, true});
+    tax.income_tax_rate = in->number("income_tax_rate");
     tax.depreciation = in->choice("depreciation", tax_depreciations, std::optional(tax.depreciation));
-    tax.life_years = static_cast<int>(in->integer_or("life_years", tax.life_years, 1, 50));
+    tax.life_years = static_cast<int>(in->integer_or("life_years"));
     if (tax.depreciation == finance::TaxDepreciation::custom) {
-        tax.custom_schedule = in->numbers("custom_schedule", NumberRule::fraction());
+        tax.custom_schedule = in->numbers("custom_schedule");
         double sum = 0.0;
         for (double share : tax.custom_schedule) sum += share;
         if (tax.custom_schedule.empty() || sum > 1.0 + 1e-9)
             throw in->error("custom_schedule", fmt::format("must list the share deducted each year, adding up "
                                                            "to at most 1, got a sum of {}", sum));
     }
-    tax.deduct_running_costs = in->boolean_or("deduct_running_costs", tax.deduct_running_costs);
+    tax.deduct_running_costs = in->boolean_or("deduct_running_costs");
     in->finish();
     return tax;
-}
-
-// "YYYY-MM" with a real month.
-bool is_year_month(const std::string& text) {
-    if (text.size() != 7 || text[4] != '-') return false;
-    for (std::size_t i : {0, 1, 2, 3, 5, 6})
-        if (text[i] < '0' || text[i] > '9') return false;
-    const int month = std::stoi(text.substr(5, 2));
-    return month >= 1 && month <= 12;
 }
 
 // The owner's training hours a month: as given, or as the rig's schedule has them (both must agree).
@@ -180,7 +169,10 @@ std::string stem_of(const std::string& path) {
 }
 
 Scenario read_scenario(const toml::table& root_table, const std::string& source) {
-    const TomlReader root(root_table, source, "", 0);
+    // Money's plausible limits scale with the currency (scenario/keys.hpp): look at it first.
+    const auto* currency = root_table.at_path("scenario.currency").as_string();
+    const double money_scale = currency && !major_currency(currency->get()) ? minor_currency_scale : 1.0;
+    const TomlReader root(root_table, source, "", 0, "", money_scale);
     Scenario s;
     s.source = source;
 
@@ -192,15 +184,15 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
             throw meta->error("currency", "expected a three-letter ISO 4217 code such as \"USD\", got \"" +
                                               s.currency + "\"");
         s.horizon_months = static_cast<int>(
-            meta->integer_or("horizon_months", s.horizon_months, 1, conventions::max_horizon_months));
-        s.inflation = meta->number_or("inflation", 0.0, annual_change());
+            meta->integer_or("horizon_months"));
+        s.inflation = meta->number_or("inflation");
         if (meta->contains("discount_rate") && meta->contains("real_discount_rate"))
             throw meta->error("real_discount_rate", "give discount_rate (nominal) or real_discount_rate, not both");
         if (meta->contains("real_discount_rate")) {
-            s.real_discount_rate = meta->number("real_discount_rate", NumberRule::rate());
+            s.real_discount_rate = meta->number("real_discount_rate");
             s.discount_rate = finance::nominal_rate(*s.real_discount_rate, s.inflation);
         } else {
-            s.discount_rate = meta->number_or("discount_rate", 0.0, NumberRule::rate());
+            s.discount_rate = meta->number_or("discount_rate");
         }
         if (meta->contains("start")) {
             s.start = meta->string("start");
@@ -217,10 +209,10 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
     const auto workload = root.table("workload", false);
     std::optional<double> hours;
     if (workload && workload->contains("gpu_hours_per_month"))
-        hours = workload->number("gpu_hours_per_month", NumberRule::between(0.0, conventions::hours_per_month));
+        hours = workload->number("gpu_hours_per_month");
     if (workload) {
-        s.deferrable_training = workload->boolean_or("deferrable", false);
-        if (workload->contains("job_hours")) s.job_hours = workload->number("job_hours", NumberRule::positive());
+        s.deferrable_training = workload->boolean_or("deferrable");
+        if (workload->contains("job_hours")) s.job_hours = workload->number("job_hours");
     }
 
     const detail::ReadContext context{std::filesystem::path(source).parent_path(), s.currency, s.start,

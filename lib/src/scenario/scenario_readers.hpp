@@ -21,13 +21,7 @@ struct ReadContext {
     int horizon_months = 36;
 };
 
-/// An escalation or inflation rate per year: above -100 %, at most +100 %.
-inline NumberRule annual_change() { return NumberRule::rate(); }
-
-/// Currencies in which a kWh costs well under 2 units; a larger figure there is almost surely cents.
-bool kwh_priced_in_units(const std::string& currency);
-
-/// A price per kWh, with the cents check.
+/// A price per kWh, with the cents check: in a major currency (keys.hpp) a kWh costs well under 2.
 double read_kwh_price(const TomlReader& in, std::string_view key, const std::string& currency);
 
 Rig read_rig(const TomlReader& in, const ReadContext& context);

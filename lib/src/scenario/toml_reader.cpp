@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -17,13 +18,21 @@ NumberRule NumberRule::fraction() { return {0.0, 1.0, false, false, true}; }
 NumberRule NumberRule::positive_fraction() { return {0.0, 1.0, true, false, true}; }
 NumberRule NumberRule::rate() { return {-1.0, 1.0, true, false, true}; }
 
+NumberRule NumberRule::of(const KeyRange& range, double money_scale) {
+    NumberRule rule{range.lo, range.hi, range.lo_open, range.hi_open, range.fraction};
+    if (range.limit) rule.limit = *range.limit * money_scale;
+    rule.limit_reason = range.limit_reason;
+    return rule;
+}
+
 bool NumberRule::admits(double value) const {
     const bool above_lo = lo_open ? value > lo : value >= lo;
     const bool below_hi = hi_open ? value < hi : value <= hi;
-    return above_lo && below_hi;
+    return above_lo && below_hi && (!limit || value <= *limit);
 }
 
-std::string NumberRule::describe() const {
+std::string NumberRule::describe(double value) const {
+    if (limit && value > *limit && value >= lo) return fmt::format("must be at most {:g} ({})", *limit, limit_reason);
     if (std::isinf(hi)) return fmt::format("must be {} {}", lo_open ? ">" : ">=", lo);
     if (is_fraction)
         return fmt::format("must be a fraction in {}{}, {}{}", lo_open ? "(" : "[", lo, hi,
@@ -47,22 +56,45 @@ std::string describe_node(const toml::node& node) {
     return out.str();
 }
 
-TomlReader::TomlReader(const toml::table& table, std::string file, std::string key_path, int line)
-    : TomlReader(table, file, file, std::move(key_path), line) {}
+TomlReader::TomlReader(const toml::table& table, const std::string& file, std::string key_path, int line, std::string schema,
+                       double money_scale)
+    : TomlReader(table, file, file, std::move(key_path), line, std::move(schema), money_scale) {}
 
 TomlReader::TomlReader(const toml::table& table, std::string file, std::string source, std::string key_path,
-                       int line)
+                       int line, std::string schema, double money_scale)
     : table_(&table),
       file_(std::move(file)),
       source_(std::move(source)),
       key_path_(std::move(key_path)),
-      line_(line) {}
+      line_(line),
+      schema_(std::move(schema)),
+      money_scale_(money_scale) {}
 
 // A table inside this one: its messages name where it came from, the file or an override.
-TomlReader TomlReader::child(const toml::node& node, const toml::table& table, std::string key_path) const {
+TomlReader TomlReader::child(const toml::node& node, const toml::table& table, std::string key_path,
+                             std::string schema) const {
     auto [source, line] = origin_of(node);
     const bool from_file = source == file_;
-    return TomlReader(table, file_, source, std::move(key_path), from_file && line == 0 ? line_ : line);
+    return TomlReader(table, file_, source, std::move(key_path), from_file && line == 0 ? line_ : line,
+                      std::move(schema), money_scale_);
+}
+
+// [uncertainty]'s tables are named by the key they describe: the table has one row for them all.
+std::string TomlReader::child_schema(std::string_view key) const {
+    if (schema_ == "uncertainty" && key != "correlations") return "uncertainty.<key>";
+    return schema_.empty() ? std::string(key) : schema_ + "." + std::string(key);
+}
+
+const ScenarioKey& TomlReader::declared(std::string_view key) const {
+    const std::string path = child_schema(key);
+    if (const ScenarioKey* found = find_scenario_key(path)) return *found;
+    throw std::logic_error("scenario key " + path + " is read but not declared in lib/src/scenario/keys.cpp");
+}
+
+NumberRule TomlReader::rule_of(std::string_view key) const {
+    const ScenarioKey& k = declared(key);
+    if (!k.range) throw std::logic_error("scenario key " + k.path + " is read as a number but declares no range");
+    return NumberRule::of(*k.range, k.unit.rfind("currency", 0) == 0 ? money_scale_ : 1.0);
 }
 
 std::string TomlReader::child_path(std::string_view key) const {
@@ -88,36 +120,60 @@ InputError TomlReader::error_at(const toml::node& node, std::string_view key,
 }
 
 const toml::node* TomlReader::find(std::string_view key, bool required, const char* expected) const {
+    (void)declared(key);
     read_.emplace_back(key);
     const toml::node* node = table_->get(key);
     if (!node && required) throw error(key, fmt::format("missing required key ({})", expected));
     return node;
 }
 
-double TomlReader::number(std::string_view key, const NumberRule& rule) const {
-    const toml::node* node = find(key, true, "a number");
-    const auto value = node->value<double>();  // integers convert too
-    if (!value || node->is_boolean())
-        throw error_at(*node, key, "expected a number, got " + describe_node(*node));
-    if (!std::isfinite(*value))
-        throw error_at(*node, key, fmt::format("expected a finite number, got {}", *value));
+double TomlReader::checked(const toml::node& node, std::string_view key, const NumberRule& rule) const {
+    const auto value = node.value<double>();  // integers convert too
+    if (!value || node.is_boolean()) throw error_at(node, key, "expected a number, got " + describe_node(node));
+    if (!std::isfinite(*value)) throw error_at(node, key, fmt::format("expected a finite number, got {}", *value));
     if (!rule.admits(*value)) {
-        std::string message = fmt::format("{}, got {}", rule.describe(), *value);
+        std::string message = fmt::format("{}, got {}", rule.describe(*value), *value);
         if (rule.is_fraction && *value > 1.0 && *value <= 100.0)
             message += fmt::format(" (a percentage? write {} for {}%)", *value / 100.0, *value);
-        throw error_at(*node, key, message);
+        throw error_at(node, key, message);
     }
     return *value;
 }
 
-double TomlReader::number_or(std::string_view key, double fallback, const NumberRule& rule) const {
-    if (table_->contains(key)) return number(key, rule);
+double TomlReader::number(std::string_view key) const {
+    const NumberRule rule = rule_of(key);
+    return checked(*find(key, true, "a number"), key, rule);
+}
+
+double TomlReader::number_or(std::string_view key) const {
+    const ScenarioKey& k = declared(key);
+    if (!k.default_number) throw std::logic_error("scenario key " + k.path + " declares no default");
+    return number_or(key, *k.default_number);
+}
+
+double TomlReader::number_or(std::string_view key, double fallback) const {
+    if (table_->contains(key)) return number(key);
+    (void)declared(key);
     read_.emplace_back(key);
     return fallback;
 }
 
+std::int64_t TomlReader::integer_or(std::string_view key) const {
+    const ScenarioKey& k = declared(key);
+    if (!k.default_number) throw std::logic_error("scenario key " + k.path + " declares no default");
+    return integer_or(key, static_cast<std::int64_t>(*k.default_number));
+}
+
+std::int64_t TomlReader::integer_or(std::string_view key, std::int64_t fallback) const {
+    return integer_or(key, fallback, INT64_MIN, INT64_MAX);
+}
+
 std::int64_t TomlReader::integer_or(std::string_view key, std::int64_t fallback, std::int64_t lo,
                                     std::int64_t hi) const {
+    const ScenarioKey& k = declared(key);
+    if (!k.range) throw std::logic_error("scenario key " + k.path + " is read as an integer but declares no range");
+    lo = std::max(lo, static_cast<std::int64_t>(std::ceil(k.range->lo)));
+    if (std::isfinite(k.range->hi)) hi = std::min(hi, static_cast<std::int64_t>(std::floor(k.range->hi)));
     const toml::node* node = find(key, false, "an integer");
     if (!node) return fallback;
     if (!node->is_integer())
@@ -130,14 +186,17 @@ std::int64_t TomlReader::integer_or(std::string_view key, std::int64_t fallback,
     return value;
 }
 
-bool TomlReader::boolean_or(std::string_view key, bool fallback) const {
+bool TomlReader::boolean_or(std::string_view key) const {
+    const ScenarioKey& k = declared(key);
+    if (!k.default_number) throw std::logic_error("scenario key " + k.path + " declares no default");
     const toml::node* node = find(key, false, "true or false");
-    if (!node) return fallback;
+    if (!node) return *k.default_number != 0.0;
     if (!node->is_boolean()) throw error_at(*node, key, "expected true or false, got " + describe_node(*node));
     return *node->value<bool>();
 }
 
-std::vector<double> TomlReader::numbers(std::string_view key, const NumberRule& rule) const {
+std::vector<double> TomlReader::numbers(std::string_view key) const {
+    const NumberRule rule = rule_of(key);
     const toml::node* node = find(key, true, "an array of numbers");
     const toml::array* array = node->as_array();
     if (!array) throw error_at(*node, key, "expected an array of numbers, got " + describe_node(*node));
@@ -150,7 +209,7 @@ std::vector<double> TomlReader::numbers(std::string_view key, const NumberRule& 
         if (!value || element.is_boolean())
             throw error_at(element, element_key, "expected a number, got " + describe_node(element));
         if (!std::isfinite(*value) || !rule.admits(*value))
-            throw error_at(element, element_key, fmt::format("{}, got {}", rule.describe(), *value));
+            throw error_at(element, element_key, fmt::format("{}, got {}", rule.describe(*value), *value));
         values.push_back(*value);
     }
     return values;
@@ -222,6 +281,7 @@ std::string TomlReader::string(std::string_view key) const {
 
 std::string TomlReader::string_or(std::string_view key, std::string fallback) const {
     if (table_->contains(key)) return string(key);
+    (void)declared(key);
     read_.emplace_back(key);
     return fallback;
 }
@@ -234,7 +294,7 @@ std::string TomlReader::choice_name(std::string_view key, const std::vector<std:
     if (!node) return "";
     if (!node->is_string())
         throw error_at(*node, key, "expected one of " + quoted + ", got " + describe_node(*node));
-    const std::string given = *node->value<std::string>();
+    std::string given = *node->value<std::string>();
     if (std::find(names.begin(), names.end(), given) != names.end()) return given;
     std::string message = "expected one of " + quoted + ", got \"" + given + "\"";
     if (auto hint = closest_match(given, names); !hint.empty())
@@ -247,7 +307,7 @@ std::optional<TomlReader> TomlReader::table(std::string_view key, bool required)
     if (!node) return std::nullopt;
     const toml::table* sub = node->as_table();
     if (!sub) throw error_at(*node, key, "expected a table, got " + describe_node(*node));
-    return child(*node, *sub, child_path(key));
+    return child(*node, *sub, child_path(key), child_schema(key));
 }
 
 std::vector<TomlReader> TomlReader::array_of_tables(std::string_view key, bool required) const {
@@ -269,7 +329,7 @@ std::vector<TomlReader> TomlReader::array_of_tables(std::string_view key, bool r
             auto [source, line] = origin_of(item);
             throw InputError(source, line, path, "expected a table, got " + describe_node(item));
         }
-        out.push_back(child(item, *item.as_table(), path));
+        out.push_back(child(item, *item.as_table(), path, child_schema(key) + "[]"));
     }
     return out;
 }

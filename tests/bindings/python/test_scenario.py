@@ -6,7 +6,7 @@ import pickle
 import tomllib
 
 import pytest
-from conftest import HAND, VENUS
+from conftest import HAND, ROOT, VENUS
 
 import payback
 from payback import _toml
@@ -101,3 +101,17 @@ def test_keyword_names_become_key_paths():
 
 def test_html_view_names_the_scenario(venus):
     assert venus.name in venus._repr_html_()
+
+
+def test_keys_is_the_key_table():
+    # One row per key, as `payback docs --keys` (docs/keys.md) prints them.
+    keys = payback.keys()
+    assert list(keys.columns) == ["key", "type", "unit", "range", "default", "applies_to", "help"]
+    price = keys.set_index("key").loc["rig.parts[].price"]
+    assert price["type"] == "number"
+    assert price["unit"] == "currency"
+    assert price["range"].startswith("≥ 0, at most 10^9")
+    assert keys.set_index("key").loc["scenario.horizon_months", "default"] == "36"
+    assert keys["key"].is_unique
+    page = (ROOT / "docs" / "keys.md").read_text()
+    assert all(f"| `{key}` |" in page for key in keys["key"])

@@ -2,6 +2,7 @@
 // increments, spot, reservations, egress, the instance filter, and renting the rig out.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "payback/base/error.hpp"
@@ -122,6 +123,25 @@ TEST_CASE("the instance filter", "[markets][filter]") {
     CHECK_THROWS_WITH(filter_instances(c, "gpu_memroy_gb>=24"), Catch::Contains("did you mean \"gpu_memory_gb\""));
     CHECK_THROWS_WITH(filter_instances(c, "provider>aws"), Catch::Contains("use == or !="));
     CHECK_THROWS_WITH(filter_instances(c, "gpu_memory_gb>=lots"), Catch::Contains("expected a number"));
+}
+
+TEST_CASE("matching instances a comparison can use: priced in the currency, with a measured GPU", "[markets][filter]") {
+    const Catalog& c = Catalog::shipped();
+    const auto all = filter_instances(c, "provider==aws");
+    const InstanceMatch m = match_instances(c, "provider==aws", "USD");
+    // Every match is either usable or left out, and the usable keep the catalog's order.
+    CHECK(m.usable.size() + static_cast<std::size_t>(m.left_out) == all.size());
+    REQUIRE_FALSE(m.usable.empty());
+    for (const CloudInstance* i : m.usable) {
+        CHECK(i->currency == "USD");
+        CHECK(i->on_demand_per_hour.has_value());
+        CHECK(c.gpu(i->gpu).resnet50_amp_img_s.has_value());
+    }
+    CHECK(std::is_sorted(m.usable.begin(), m.usable.end(), [&](const CloudInstance* a, const CloudInstance* b) {
+        return std::find(all.begin(), all.end(), a) < std::find(all.begin(), all.end(), b);
+    }));
+    // No instance is priced in a currency nobody uses.
+    CHECK_THROWS_WITH(match_instances(c, "provider==aws", "XYZ"), Catch::Contains("with a price and a speed"));
 }
 
 TEST_CASE("renting out: the RTX 3080 host's month by hand", "[markets][rental]") {

@@ -12,8 +12,17 @@
 
 namespace payback {
 
-/// The matching instances, in catalog order. Throws InputError (source "--cloud") for a malformed
-/// condition or an unknown field.
+/// The matching instances, in catalog order. Throws InputError (about argument::instance_filter) for a
+/// malformed condition or an unknown field.
 std::vector<const CloudInstance*> filter_instances(const Catalog& catalog, const std::string& expression);
+
+/// The matching instances a comparison can use: priced on demand in `currency`, with a GPU whose
+/// throughput the GPU catalog has (to set its speed against the rig), in catalog order.
+struct InstanceMatch {
+    std::vector<const CloudInstance*> usable;
+    int left_out = 0;  ///< matched but without such a price or throughput
+};
+/// Throws InputError (about argument::instance_filter) when none is usable.
+InstanceMatch match_instances(const Catalog& catalog, const std::string& expression, const std::string& currency);
 
 }  // namespace payback

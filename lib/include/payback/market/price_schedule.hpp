@@ -7,17 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "payback/base/calendar.hpp"
+
 namespace payback {
-
-/// Days in `month` (1-12) of `year`, Gregorian leap years included; 0 when the month is not 1-12.
-int days_in_month(int year, int month);
-
-/// A calendar instant as fractional months since year 0: year*12 + (month-1) + (day-1)/days_in_month.
-/// Throws std::invalid_argument when (year, month, day) is not a real date.
-double calendar_month(int year, int month, int day = 1);
-
-/// Parses "YYYY-MM-DD" or "YYYY-MM" (the first of the month); nullopt when malformed or not a real date.
-std::optional<double> parse_calendar_date(std::string_view text);
 
 /// One observation: `when` is a calendar_month(); `price` is per unit, in the schedule's currency.
 struct PricePoint {
