@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from . import _core, _toml
 from .results import Breakeven, Comparison, MonteCarlo, Sweep, Tornado
@@ -12,7 +12,12 @@ from .results import Breakeven, Comparison, MonteCarlo, Sweep, Tornado
 if TYPE_CHECKING:
     import pandas as pd
 
-Overrides = Mapping[str, Any]
+    from .distributed import DaskClient
+
+#: Overrides by key path; the values are any TOML value (numbers, strings, booleans, lists, dicts).
+Overrides: TypeAlias = Mapping[str, Any]
+#: A sweep's axis: (key, low, high, step).
+Axis: TypeAlias = tuple[str, float, float, float]
 
 
 def _override_pairs(overrides: Overrides | None, keywords: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -119,10 +124,10 @@ class Scenario:
 
     def sweep(
         self,
-        *axes: str | tuple[str, float, float, float],
+        *axes: str | Axis,
         against: str | None = None,
         threads: int = 0,
-        client: Any = None,
+        client: DaskClient | None = None,
         **ranges: tuple[float, float, float],
     ) -> Sweep:
         """Metrics over a 1-D or 2-D grid of numeric keys (``payback sweep``).
@@ -131,8 +136,12 @@ class Scenario:
         ``key__path=(lo, hi, step)``. With a Dask ``client`` the grid points are split over its
         workers; the result is the same as a local run.
         """
-        parsed = [_core.parse_axis(a) if isinstance(a, str) else (_toml.key_path(a[0]), *map(float, a[1:])) for a in axes]
-        parsed += [(_toml.key_path(k), *map(float, v)) for k, v in ranges.items()]
+        # A tuple of the wrong length goes on as it is, for the module to reject (TypeError).
+        parsed = [
+            _core.parse_axis(a) if isinstance(a, str) else cast(Axis, (_toml.key_path(a[0]), *map(float, a[1:])))
+            for a in axes
+        ]
+        parsed += [cast(Axis, (_toml.key_path(k), *map(float, v))) for k, v in ranges.items()]
         against_name = self.cloud_names[_core.against_index(self._core, against)] if self.cloud_names else None
         if client is not None:
             from . import distributed
@@ -149,7 +158,7 @@ class Scenario:
         lhs: bool = False,
         bins: int = 30,
         threads: int = 0,
-        client: Any = None,
+        client: DaskClient | None = None,
     ) -> MonteCarlo:
         """Monte Carlo over the scenario's [uncertainty] (``payback montecarlo``).
 
@@ -184,7 +193,8 @@ class Scenario:
         return Tornado(_core.tornado(self._core, texts, against, swing, samples, seed))
 
     # ---- Python's protocols ----
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str, str, list[tuple[str, str]]], Scenario],
+                                  tuple[str, str, list[tuple[str, str]]]]:
         return (_rebuild, (self._text, self._source, self._overrides))
 
     def __repr__(self) -> str:
