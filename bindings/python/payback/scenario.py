@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, TypeAlias, cast
 
 from . import _core, _toml
 from .results import Breakeven, Comparison, MonteCarlo, Sweep, Tornado
@@ -15,12 +15,12 @@ if TYPE_CHECKING:
     from .distributed import DaskClient
 
 #: Overrides by key path; the values are any TOML value (numbers, strings, booleans, lists, dicts).
-Overrides: TypeAlias = Mapping[str, Any]
+Overrides: TypeAlias = Mapping[str, object]
 #: A sweep's axis: (key, low, high, step).
 Axis: TypeAlias = tuple[str, float, float, float]
 
 
-def _override_pairs(overrides: Overrides | None, keywords: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _override_pairs(overrides: Overrides | None, keywords: Mapping[str, object]) -> list[tuple[str, str]]:
     pairs = [(str(k), _toml.value(v)) for k, v in (overrides or {}).items()]
     pairs += [(_toml.key_path(k), _toml.value(v)) for k, v in keywords.items()]
     return pairs
@@ -100,7 +100,7 @@ class Scenario:
         """The scenario as TOML with every default filled in (``payback check``)."""
         return self._core.to_toml()
 
-    def with_overrides(self, overrides: Overrides | None = None, /, **keywords: Any) -> Scenario:
+    def with_overrides(self, overrides: Overrides | None = None, /, **keywords: object) -> Scenario:
         """A copy with more overrides, as :func:`payback.load` takes them."""
         pairs = self._overrides + _override_pairs(overrides, keywords)
         return Scenario(_core.parse_scenario(self._text, self._source, pairs), self._text, self._source, pairs)
@@ -225,7 +225,7 @@ def _rebuild(text: str, source: str, overrides: list[tuple[str, str]]) -> Scenar
     return Scenario(_core.parse_scenario(text, source, overrides), text, source, overrides)
 
 
-def load(path: str | os.PathLike[str], overrides: Overrides | None = None, /, **keywords: Any) -> Scenario:
+def load(path: str | os.PathLike[str], overrides: Overrides | None = None, /, **keywords: object) -> Scenario:
     """Loads and validates a scenario file, applying overrides first (as ``--set`` does).
 
     Overrides are a dict of key paths (``{"cloud[0].price_per_hour": 2.5}``) or keywords with
@@ -241,14 +241,14 @@ def load(path: str | os.PathLike[str], overrides: Overrides | None = None, /, **
     return Scenario(core, text, path, pairs)
 
 
-def loads(text: str, source: str = "<text>", overrides: Overrides | None = None, /, **keywords: Any) -> Scenario:
+def loads(text: str, source: str = "<text>", overrides: Overrides | None = None, /, **keywords: object) -> Scenario:
     """A scenario from TOML text; ``source`` names it in errors (and relative file names in it
     are read from the current directory)."""
     pairs = _override_pairs(overrides, keywords)
     return Scenario(_core.parse_scenario(text, source, pairs), text, source, pairs)
 
 
-def scenario(tables: Mapping[str, Any], source: str = "<dict>", /, **keywords: Any) -> Scenario:
+def scenario(tables: Mapping[str, object], source: str = "<dict>", /, **keywords: object) -> Scenario:
     """A scenario built in Python: ``tables`` is the TOML file as nested dicts (``{"scenario":
     {...}, "rig": {"parts": [{...}, ...]}, "cloud": [{...}]}``), checked exactly as a file is."""
     return loads(_toml.document(tables), source, None, **keywords)
