@@ -7,6 +7,7 @@ import math
 import numbers
 import re
 from collections.abc import Mapping, Sequence
+from typing import TypeGuard
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -43,7 +44,7 @@ def value(v: object) -> str:
     raise TypeError(f"cannot write a {type(v).__name__} as TOML: {v!r}")
 
 
-def _is_table_array(v: object) -> bool:
+def _is_table_array(v: object) -> TypeGuard[Sequence[Mapping[object, object]]]:
     return isinstance(v, Sequence) and not isinstance(v, str) and len(v) > 0 and all(isinstance(x, Mapping) for x in v)
 
 

@@ -8,7 +8,7 @@ import os
 import platform
 import tempfile
 from collections.abc import Sequence
-
+from typing import TypeAlias, TypedDict
 
 import pandas as pd
 
@@ -17,6 +17,44 @@ from .errors import InputError
 from .results import _frame_html
 
 _VERSION = "0.1.0"
+
+#: One catalog row (``_core.catalog``): the CSV file's columns by name, None where a cell is empty.
+CatalogValue: TypeAlias = str | int | float | bool | None
+CatalogRow: TypeAlias = dict[str, CatalogValue]
+
+
+class CudaStatus(TypedDict):
+    """``_core.cuda_status()``: whether the benchmark can use a CUDA device, and why not."""
+
+    available: bool
+    reason: str
+    device_name: str
+
+
+class BenchResult(TypedDict):
+    """One (device, workload, batch) of a calibration profile."""
+
+    device: str
+    device_name: str
+    workload: str
+    batch: int
+    threads: int
+    samples_per_second: float
+    samples_per_second_min: float
+    samples_per_second_max: float
+    repeats: int
+    gflops: float
+    joules_per_sample: float | None
+    energy_source: str
+    isa: str
+
+
+class ProfileJson(TypedDict):
+    """A calibration profile as ``payback bench --out`` writes it."""
+
+    date: str
+    software: dict[str, str]
+    results: list[BenchResult]
 
 
 def catalog(what: str, directory: str | os.PathLike[str] | None = None) -> pd.DataFrame:
@@ -34,7 +72,7 @@ class Profile:
     def __init__(self, text: str, skipped: list[dict[str, str]] | None = None) -> None:
         #: The profile as ``payback bench --out`` writes it (JSON text).
         self.json: str = text
-        self._data = json.loads(text)
+        self._data: ProfileJson = json.loads(text)
         #: Devices asked for but not measured, and why (a CUDA device on a machine without one).
         self.skipped: list[dict[str, str]] = skipped or []
 
@@ -107,7 +145,8 @@ def bench(
                          f"expected cpu, cuda or all, got \"{device}\"")
     workloads = _core.workload_names() if workload == "all" else [workload]
     cuda = _core.cuda_status()
-    devices, skipped = [], []
+    devices: list[str] = []
+    skipped: list[dict[str, str]] = []
     if device in ("cpu", "all"):
         devices.append("cpu")
     if device in ("cuda", "all"):

@@ -11,12 +11,27 @@ scenario's million samples take about a second locally (docs/python.md).
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from . import _core
 
 if TYPE_CHECKING:
-    from .scenario import Scenario
+    from .results import MonteCarloRaw, SweepRaw
+    from .scenario import Axis, Scenario
+
+
+class DaskClient(Protocol):
+    """What payback uses of a ``dask.distributed.Client`` (whose methods carry no annotations):
+    its threads, scattering the scenario, submitting parts and gathering their metrics."""
+
+    def nthreads(self) -> Mapping[str, int]: ...
+
+    def scatter(self, data: list[Scenario], broadcast: bool = False) -> list[object]: ...
+
+    def submit(self, func: Callable[..., _core.SampleMetrics], /, *args: object, pure: bool = True) -> object: ...
+
+    def gather(self, futures: list[object]) -> list[_core.SampleMetrics]: ...
 
 
 def _evaluate_part(scenario: Scenario, part: _core.SamplePlan) -> _core.SampleMetrics:
@@ -24,7 +39,7 @@ def _evaluate_part(scenario: Scenario, part: _core.SamplePlan) -> _core.SampleMe
     return part.model(scenario._core).evaluate(part, threads=1)
 
 
-def _parts(client: Any, rows: int, parts: int | None) -> list[tuple[int, int]]:
+def _parts(client: DaskClient, rows: int, parts: int | None) -> list[tuple[int, int]]:
     if parts is None:
         parts = max(1, sum(client.nthreads().values()))
     parts = max(1, min(parts, rows))
@@ -32,7 +47,7 @@ def _parts(client: Any, rows: int, parts: int | None) -> list[tuple[int, int]]:
     return [(cuts[k], cuts[k + 1] - cuts[k]) for k in range(parts)]
 
 
-def _evaluate(scenario: Scenario, plan: _core.SamplePlan, client: Any, parts: int | None) -> _core.SampleMetrics:
+def _evaluate(scenario: Scenario, plan: _core.SamplePlan, client: DaskClient, parts: int | None) -> _core.SampleMetrics:
     [remote_scenario] = client.scatter([scenario], broadcast=True)
     futures = [
         client.submit(_evaluate_part, remote_scenario, plan.part(first, count), pure=False)
@@ -41,8 +56,8 @@ def _evaluate(scenario: Scenario, plan: _core.SamplePlan, client: Any, parts: in
     return _core.SampleMetrics.join(client.gather(futures))
 
 
-def montecarlo(scenario: Scenario, samples: int, seed: int, lhs: bool, bins: int, client: Any,
-               parts: int | None = None) -> dict:
+def montecarlo(scenario: Scenario, samples: int, seed: int, lhs: bool, bins: int, client: DaskClient,
+               parts: int | None = None) -> MonteCarloRaw:
     """The raw result of a Monte Carlo run with its samples split over ``client``'s workers."""
     plan = _core.montecarlo_plan(scenario._core, samples, seed, lhs)
     model = plan.model(scenario._core)  # checks every row here, so errors are the local run's
@@ -52,8 +67,7 @@ def montecarlo(scenario: Scenario, samples: int, seed: int, lhs: bool, bins: int
     return _core.montecarlo_result(scenario._core, plan, model, metrics, bins, seconds)
 
 
-def sweep(scenario: Scenario, axes: list[tuple[str, float, float, float]], client: Any,
-          parts: int | None = None) -> dict:
+def sweep(scenario: Scenario, axes: list[Axis], client: DaskClient, parts: int | None = None) -> SweepRaw:
     """The raw result of a sweep with its grid points split over ``client``'s workers."""
     plan = _core.sweep_plan(scenario._core, axes)
     model = plan.model(scenario._core)

@@ -23,5 +23,6 @@ class InputError(ValueError):
         self.key = key
         self.message = message or text
 
-    def __reduce__(self):  # keeps the attributes across processes (Dask workers)
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, str, int, str, str]]:
+        # keeps the attributes across processes (Dask workers)
         return (type(self), (str(self), self.file, self.line, self.key, self.message))

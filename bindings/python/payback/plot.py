@@ -1,19 +1,20 @@
 """Plots of payback's results with matplotlib. Each function draws on ``ax`` (a new figure's
-axes when None) and returns the figure."""
+axes when None) and returns the figure that holds it (a ``SubFigure`` when ``ax`` is in one)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 if TYPE_CHECKING:
-    from matplotlib.figure import Figure
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure, SubFigure
 
     from .results import Comparison, MonteCarlo, Sweep, Tornado
 
 
-def _axes(ax: Any) -> Any:
+def _axes(ax: Axes | None) -> Axes:
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt
@@ -22,7 +23,7 @@ def _axes(ax: Any) -> Any:
     return ax
 
 
-def cumulative(comparison: Comparison, ax: Any = None, discounted: bool = False) -> Figure:
+def cumulative(comparison: Comparison, ax: Axes | None = None, discounted: bool = False) -> Figure | SubFigure:
     """Each option's cumulative cost by month (costs up), with the month each cloud option's
     spending overtakes the rig's marked: the simple payback month (or discounted payback)."""
     ax = _axes(ax)
@@ -31,7 +32,8 @@ def cumulative(comparison: Comparison, ax: Any = None, discounted: bool = False)
     for name in comparison.option_names:
         table = comparison.cashflow(name)
         ax.plot(table.index, -table[column], label=name)
-    metric = "discounted_payback_months" if discounted else "payback_months"
+    metric: Literal["payback_months", "discounted_payback_months"] = (
+        "discounted_payback_months" if discounted else "payback_months")
     rig = comparison.cashflow()
     for versus in comparison.report["versus"]:
         month = versus[metric]
@@ -49,7 +51,7 @@ def cumulative(comparison: Comparison, ax: Any = None, discounted: bool = False)
     return ax.figure
 
 
-def breakdown(comparison: Comparison, option: str | None = None, ax: Any = None) -> Figure:
+def breakdown(comparison: Comparison, option: str | None = None, ax: Axes | None = None) -> Figure | SubFigure:
     """One option's monthly cash flows as stacked bars by line item: costs up, income (resale,
     rental income, tax savings) down."""
     from .results import LINE_ITEMS
@@ -78,12 +80,13 @@ def breakdown(comparison: Comparison, option: str | None = None, ax: Any = None)
     return ax.figure
 
 
-def breakeven_map(sweep: Sweep, against: str | None = None, ax: Any = None) -> Figure:
+def breakeven_map(sweep: Sweep, against: str | None = None, ax: Axes | None = None) -> Figure | SubFigure:
     """A 2-D sweep's NPV savings of building (against one cloud option) as a heat map, with the
     break-even contour where they cross zero: building wins on the warm side."""
     ax = _axes(ax)
     cloud = against or sweep.against
     grid = sweep.grid("npv_savings", cloud).to_numpy(dtype=float)
+    assert cloud is not None  # grid() has raised ValueError otherwise
     x, y = sweep.values
     limit = float(np.nanmax(np.abs(grid))) or 1.0
     mesh = ax.pcolormesh(x, y, grid.T, cmap="RdBu_r", vmin=-limit, vmax=limit, shading="nearest")
@@ -98,7 +101,7 @@ def breakeven_map(sweep: Sweep, against: str | None = None, ax: Any = None) -> F
     return ax.figure
 
 
-def tornado(result: Tornado, ax: Any = None) -> Figure:
+def tornado(result: Tornado, ax: Axes | None = None) -> Figure | SubFigure:
     """The tornado chart: each input's NPV savings at its low and high value around the base,
     the largest swing on top."""
     ax = _axes(ax)
@@ -118,7 +121,7 @@ def tornado(result: Tornado, ax: Any = None) -> Figure:
 
 
 def histogram(result: MonteCarlo, metric: str = "payback_months", option: str | None = None,
-              ax: Any = None) -> Figure:
+              ax: Axes | None = None) -> Figure | SubFigure:
     """A Monte Carlo metric's histogram (the engine's bins) with its P10, P50 and P90 marked."""
     ax = _axes(ax)
     counts, edges = result.histogram(metric, option)

@@ -6,16 +6,339 @@ is what NumPy has."""
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, NotRequired, TypeAlias, TypedDict, cast
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from . import _core
 
 if TYPE_CHECKING:
     from .scenario import Scenario
+
+#: A per-sample (or per-month) array of float64, such as every metric of a Monte Carlo run.
+FloatArray: TypeAlias = npt.NDArray[np.float64]
+
+# ---- The shapes of what payback._core returns (its stub, _core.pyi, returns these) ----
+# The JSON objects are the command-line program's (``payback compare --json`` and so on), as
+# dicts, lists, str, int, float, bool and None (null); per-sample and per-month values are NumPy
+# arrays. Metrics that may not exist are ``float | None``.
+
+
+class CircuitReport(TypedDict):
+    """The rig's wall circuit (``report["rig"]["circuit"]``)."""
+
+    volts: float
+    breaker_amps: float
+    continuous_limit_watts: float
+    load_fraction: float
+    gpus_that_fit: int
+    over: bool
+    message: str
+
+
+class DeferrableTraining(TypedDict):
+    """Energy cost of the training as given and scheduled into cheap hours."""
+
+    energy_cost_as_given: float
+    energy_cost_scheduled: float
+    saving: float
+
+
+class RigReport(TypedDict):
+    """The rig as hardware (``report["rig"]``): power, circuit, heat, hours, energy, carbon, scaling."""
+
+    peak_wall_watts: float
+    circuit: CircuitReport
+    circuit_load_fraction: float
+    #: By power state: training, rented, idle, off.
+    heat_watts: dict[str, float]
+    heat_btu_per_hour: dict[str, float]
+    rig_hours_per_month: float
+    work_hours_per_month: float
+    rented_hours_per_month: float
+    throughput_factor: float
+    energy_kwh_per_month: float
+    energy_kwh_by_month: list[float]
+    co2_kg_total: float
+    gpus: int
+    scaling_efficiency: float
+    effective_gpus: float
+    deferrable_training: NotRequired[DeferrableTraining]
+
+
+class JobReport(TypedDict):
+    """An option's cost of the scenario's training job (with ``[workload.job]``)."""
+
+    samples_per_second: float
+    throughput_origin: str
+    hours_per_run: float
+    cost_per_run: float
+    cost_per_epoch: float
+    cost_per_million_samples: float
+    kwh_per_run: float | None
+
+
+class BillingReport(TypedDict):
+    """A cloud option's billing (with billing increments or interruptions)."""
+
+    instance_hours_per_month: float
+    billed_hours_per_month: float
+    spend_per_month: float
+    effective_price_per_work_hour: float
+    breakeven_interruptions_per_hour: float | None
+    breakeven_utilization: float | None
+
+
+class OptionReport(TypedDict):
+    """One option's totals (``report["options"][i]``)."""
+
+    name: str
+    kind: str
+    total_cost: float
+    npv_cost: float
+    npv: float
+    cost_per_gpu_hour: float | None
+    levelized_cost_per_gpu_hour: float | None
+    energy_kwh: float
+    energy_kwh_by_period: dict[str, float]
+    co2_kg_total: float
+    monthly_net: list[float]
+    job: NotRequired[JobReport]
+    billing: NotRequired[BillingReport]
+    # The rig's hardware figures, on the rig's row only.
+    peak_wall_watts: NotRequired[float]
+    circuit_load_fraction: NotRequired[float]
+    energy_kwh_per_month: NotRequired[float]
+
+
+class VersusReport(TypedDict):
+    """The rig against one cloud option (``report["versus"][i]``)."""
+
+    rig: str
+    cloud: str
+    payback_months: float | None
+    payback_months_if_sold: float | None
+    discounted_payback_months: float | None
+    npv_savings: float
+    roi: float | None
+    irr: float | None
+    irr_status: str
+    irr_roots: list[float]
+    optimal_sale_month: int
+    optimal_sale_npv_savings: float
+    breakeven_gpu_hours_per_month: float | None
+
+
+class VersusMetrics(VersusReport):
+    """What :meth:`Comparison.metrics` returns: one comparison with both options' total costs."""
+
+    rig_total_cost: float
+    cloud_total_cost: float
+
+
+class ComparisonReport(TypedDict):
+    """The object ``payback compare --json`` prints (:attr:`Comparison.report`)."""
+
+    scenario: str
+    source: str
+    currency: str
+    horizon_months: int
+    discount_rate: float
+    inflation: float
+    perspective: str
+    gpu_hours_per_month: float
+    rig: RigReport
+    options: list[OptionReport]
+    versus: list[VersusReport]
+    verdict: str
+
+
+class CashFlowTable(TypedDict):
+    """One option's cash flows: each column (``month`` and :func:`payback._core.line_item_names`'
+    line items, net, cumulative sums, kWh, ...) by month, and the capex column split by part."""
+
+    option: str
+    kind: str
+    columns: dict[str, FloatArray]
+    capex_by_part: dict[str, FloatArray]
+
+
+class CompareRaw(TypedDict):
+    """``_core.compare``'s answer."""
+
+    report: ComparisonReport
+    cashflows: list[CashFlowTable]
+
+
+class BreakevenRaw(TypedDict):
+    """``_core.breakeven``'s answer."""
+
+    key: str
+    value: float | None
+    range: tuple[float, float]
+    metric: str
+    against: str
+    current: float
+    npv_savings_at_range: tuple[float, float]
+    more_roots: bool
+    message: str
+
+
+class BreakevenJson(TypedDict):
+    """:meth:`Breakeven.to_dict`: the fields of ``payback breakeven --json``."""
+
+    key: str
+    value: float | None
+    range: list[float]
+    metric: str
+    against: str
+    current: float
+    npv_savings_at_range: list[float]
+    more_roots: bool
+    message: str
+
+
+class SampleMetricArrays(TypedDict):
+    """Per-row metrics of a Monte Carlo run or a sweep: the rig's as arrays, and per cloud option
+    (lists in cloud order) the cloud's cost and the rig against it. NaN where a metric does not
+    exist (payback not reached)."""
+
+    rig_total_cost: FloatArray
+    rig_npv_cost: FloatArray
+    cloud_total_cost: list[FloatArray]
+    npv_savings: list[FloatArray]
+    payback_months: list[FloatArray]
+    discounted_payback_months: list[FloatArray]
+
+
+class HistogramRaw(TypedDict):
+    """Bins of equal width: ``len(edges) == len(counts) + 1``."""
+
+    edges: list[float]
+    counts: list[int]
+
+
+class MetricSummaryRaw(TypedDict):
+    """One metric's summary for one option over a Monte Carlo run's samples."""
+
+    metric: str
+    option: str
+    mean: float | None
+    sd: float | None
+    standard_error: float | None
+    p10: float | None
+    p50: float | None
+    p90: float | None
+    min: float | None
+    max: float | None
+    count: int
+    share_defined: float
+    histogram: HistogramRaw
+
+
+class MonteCarloRaw(TypedDict):
+    """``_core.montecarlo``'s answer."""
+
+    keys: list[str]
+    clouds: list[str]
+    #: samples × keys
+    inputs: FloatArray
+    metrics: SampleMetricArrays
+    summaries: list[MetricSummaryRaw]
+    probability_build_wins: dict[str, float]
+    path: str
+    seconds: float
+
+
+class MonteCarloJson(TypedDict):
+    """:meth:`MonteCarlo.to_dict`: the object ``payback montecarlo --json`` prints."""
+
+    keys: list[str]
+    samples: int
+    seed: int
+    method: str
+    path: str
+    seconds: float
+    metrics: list[MetricSummaryRaw]
+    probability_build_wins: dict[str, float]
+
+
+class SweepAxisRaw(TypedDict):
+    """One axis of a sweep and its values."""
+
+    key: str
+    low: float
+    high: float
+    step: float
+    values: FloatArray
+
+
+class ContourRaw(TypedDict):
+    """Where NPV savings against one cloud option cross zero: polylines, each an (n, 2) array."""
+
+    cloud: str
+    polylines: list[FloatArray]
+
+
+class SweepRaw(TypedDict):
+    """``_core.sweep``'s answer."""
+
+    axes: list[SweepAxisRaw]
+    clouds: list[str]
+    metrics: SampleMetricArrays
+    contours: list[ContourRaw]
+    path: str
+
+
+#: One input's bar of a tornado chart ("from" is a keyword, hence this form).
+TornadoBarRaw = TypedDict(
+    "TornadoBarRaw",
+    {
+        "key": str,
+        "current": float,
+        "low": float,
+        "high": float,
+        "npv_savings_at_low": float | None,
+        "npv_savings_at_high": float | None,
+        "swing": float | None,
+        "from": str,
+    },
+)
+
+
+class GlobalRankRaw(TypedDict):
+    """One uncertain input's Spearman rank correlation with the NPV savings."""
+
+    key: str
+    rho: float | None
+
+
+class TornadoGlobalRaw(TypedDict):
+    """A tornado's global ranking over a Monte Carlo run."""
+
+    method: str
+    samples: int
+    seed: int
+    path: str
+    ranking: list[GlobalRankRaw]
+
+
+#: ``_core.tornado``'s answer ("global" is a keyword, hence this form).
+TornadoRaw = TypedDict(
+    "TornadoRaw",
+    {
+        "metric": str,
+        "against": str,
+        "base": float | None,
+        "bars": list[TornadoBarRaw],
+        "global": TornadoGlobalRaw | None,
+        "path": str,
+    },
+)
+
 
 #: The cash-flow columns that add up to ``net`` (signed: costs negative, income positive).
 LINE_ITEMS: list[str] = list(_core.line_item_names())
@@ -52,24 +375,36 @@ def _nullable(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def _cell(v: Any) -> str:
+def _cell(v: object) -> str:
     if v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)):
         return "–"
     if isinstance(v, (float, np.floating)):
-        return f"{v:,.2f}" if abs(v) < 1e15 else f"{v:.4g}"
+        return f"{v:,.2f}" if abs(float(v)) < 1e15 else f"{v:.4g}"
     return html.escape(str(v))
 
 
-def html_table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+def html_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     """A small HTML table (notebooks' cell output)."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in row) + "</tr>" for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _pick(row: Mapping[str, object], names: Sequence[str]) -> dict[str, object]:
+    """The named fields of a JSON object (a table's row), in the order named."""
+    return {c: row[c] for c in names}
+
+
+def _per_sample(metrics: SampleMetricArrays, name: str) -> FloatArray | list[FloatArray]:
+    """A per-sample metric by name (KeyError when there is none): an array for the rig's, a list of
+    arrays (one per cloud option, in order) for the others."""
+    return cast("Mapping[str, FloatArray | list[FloatArray]]", metrics)[name]
+
+
 def _frame_html(frame: pd.DataFrame, index: bool = False) -> str:
-    header = ([frame.index.name or ""] if index else []) + [str(c) for c in frame.columns]
-    rows = [([i] if index else []) + list(r) for i, r in zip(frame.index, frame.itertuples(index=False))]
+    header = ([str(frame.index.name or "")] if index else []) + [str(c) for c in frame.columns]
+    rows: list[list[object]] = [([i] if index else []) + list(r)
+                                for i, r in zip(frame.index, frame.itertuples(index=False))]
     return html_table(header, rows)
 
 
@@ -77,11 +412,11 @@ class Comparison:
     """The answer of ``payback compare``: every option's cash flows and totals, the rig against
     each cloud option, and the verdict."""
 
-    def __init__(self, scenario: Scenario, raw: dict) -> None:
+    def __init__(self, scenario: Scenario, raw: CompareRaw) -> None:
         self.scenario = scenario
         #: The same object as ``payback compare --json`` prints (None where it has null).
-        self.report: dict = raw["report"]
-        self._tables = {t["option"]: t for t in raw["cashflows"]}
+        self.report: ComparisonReport = raw["report"]
+        self._tables: dict[str, CashFlowTable] = {t["option"]: t for t in raw["cashflows"]}
 
     @property
     def verdict(self) -> str:
@@ -98,7 +433,7 @@ class Comparison:
         """One row per option: total and NPV cost, cost per GPU-hour, energy and CO2."""
         columns = ["name", "kind", "total_cost", "npv_cost", "npv", "cost_per_gpu_hour",
                    "levelized_cost_per_gpu_hour", "energy_kwh", "co2_kg_total"]
-        frame = pd.DataFrame([{c: o[c] for c in columns} for o in self.report["options"]], columns=columns)
+        frame = pd.DataFrame([_pick(o, columns) for o in self.report["options"]], columns=columns)
         return _nullable(frame).set_index("name")
 
     @property
@@ -107,10 +442,10 @@ class Comparison:
         columns = ["cloud", "rig", "payback_months", "payback_months_if_sold", "discounted_payback_months",
                    "npv_savings", "roi", "irr", "irr_status", "optimal_sale_month", "optimal_sale_npv_savings",
                    "breakeven_gpu_hours_per_month"]
-        frame = pd.DataFrame([{c: v[c] for c in columns} for v in self.report["versus"]], columns=columns)
+        frame = pd.DataFrame([_pick(v, columns) for v in self.report["versus"]], columns=columns)
         return _nullable(frame).set_index("cloud")
 
-    def metrics(self, against: str | None = None) -> dict[str, Any]:
+    def metrics(self, against: str | None = None) -> VersusMetrics:
         """The rig against one cloud option (the first by default) as a dict, with both options'
         totals: payback_months (None when not within the horizon), npv_savings, roi, irr, ..."""
         versus = self.report["versus"]
@@ -120,10 +455,8 @@ class Comparison:
         if chosen is None:
             raise KeyError(f"no cloud option named {against!r}; the cloud options are {[v['cloud'] for v in versus]}")
         by_name = {o["name"]: o for o in self.report["options"]}
-        out = dict(chosen)
-        out["rig_total_cost"] = by_name[chosen["rig"]]["total_cost"]
-        out["cloud_total_cost"] = by_name[chosen["cloud"]]["total_cost"]
-        return out
+        return {**chosen, "rig_total_cost": by_name[chosen["rig"]]["total_cost"],
+                "cloud_total_cost": by_name[chosen["cloud"]]["total_cost"]}
 
     def cashflow(self, option: str | None = None) -> pd.DataFrame:
         """One option's cash flows by month (the rig by default): signed line items (costs
@@ -156,19 +489,19 @@ class Comparison:
 class Breakeven:
     """The value of a key at which building and renting cost the same (``payback breakeven``)."""
 
-    def __init__(self, raw: dict) -> None:
+    def __init__(self, raw: BreakevenRaw) -> None:
         self.key: str = raw["key"]
         #: The break-even value; None when NPV savings do not cross zero in the range.
         self.value: float | None = raw["value"]
         self.current: float = raw["current"]
-        self.range: tuple[float, float] = tuple(raw["range"])
+        self.range: tuple[float, float] = raw["range"]
         self.against: str = raw["against"]
         self.metric: str = raw["metric"]
-        self.npv_savings_at_range: tuple[float, float] = tuple(raw["npv_savings_at_range"])
+        self.npv_savings_at_range: tuple[float, float] = raw["npv_savings_at_range"]
         self.more_roots: bool = raw["more_roots"]
         self.message: str = raw["message"]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> BreakevenJson:
         """The same fields as ``payback breakeven --json``."""
         return {"key": self.key, "value": self.value, "range": list(self.range), "metric": self.metric,
                 "against": self.against, "current": self.current,
@@ -182,12 +515,14 @@ class Breakeven:
         return f"<payback.Breakeven {self.key} = {self.value} against {self.against!r}>"
 
 
-def _metric_columns(metrics: dict, clouds: Sequence[str]) -> dict[str, np.ndarray]:
+def _metric_columns(metrics: SampleMetricArrays, clouds: Sequence[str]) -> dict[str, FloatArray]:
     columns = {"rig_total_cost": metrics["rig_total_cost"], "rig_npv_cost": metrics["rig_npv_cost"]}
     for c, cloud in enumerate(clouds):
         for name in ("total_cost", "npv_savings", "payback_months", "discounted_payback_months"):
             source = "cloud_total_cost" if name == "total_cost" else name
-            columns[f"{name}:{cloud}"] = metrics[source][c]
+            per_cloud = _per_sample(metrics, source)
+            assert isinstance(per_cloud, list)
+            columns[f"{name}:{cloud}"] = per_cloud[c]
     return columns
 
 
@@ -195,19 +530,19 @@ class Sweep:
     """Metrics over a grid of one or two keys (``payback sweep``), and for two the break-even
     contour where NPV savings cross zero."""
 
-    def __init__(self, scenario: Scenario, raw: dict, against: str | None) -> None:
+    def __init__(self, scenario: Scenario, raw: SweepRaw, against: str | None) -> None:
         self.scenario = scenario
         self.keys: list[str] = [a["key"] for a in raw["axes"]]
         #: Each axis's values, as NumPy arrays.
-        self.values: list[np.ndarray] = [a["values"] for a in raw["axes"]]
-        self.axes: list[dict] = raw["axes"]
+        self.values: list[FloatArray] = [a["values"] for a in raw["axes"]]
+        self.axes: list[SweepAxisRaw] = raw["axes"]
         self.clouds: list[str] = raw["clouds"]
         #: The cloud option the grid and contour views use by default (the closest to beating the rig).
-        self.against = against
+        self.against: str | None = against
         #: Per-point metrics as NumPy arrays, row-major over the grid (the first axis slowest).
-        self.metrics: dict = raw["metrics"]
+        self.metrics: SampleMetricArrays = raw["metrics"]
         #: Per cloud option: the zero contour's polylines, each an (n, 2) array of (x, y).
-        self.contours: dict[str, list[np.ndarray]] = {c["cloud"]: c["polylines"] for c in raw["contours"]}
+        self.contours: dict[str, list[FloatArray]] = {c["cloud"]: c["polylines"] for c in raw["contours"]}
         self.path: str = raw["path"]
 
     @property
@@ -222,9 +557,13 @@ class Sweep:
         """A 2-D sweep's metric as a table: the first key down, the second across."""
         if len(self.keys) != 2:
             raise ValueError("grid() needs a 2-D sweep")
-        c = self.clouds.index(against or self.against)
+        cloud = against or self.against
+        if cloud is None:
+            raise ValueError("the sweep's scenario has no cloud options")
+        c = self.clouds.index(cloud)
         source = "cloud_total_cost" if metric == "total_cost" else metric
-        values = self.metrics[source][c] if isinstance(self.metrics[source], list) else self.metrics[source]
+        per_sample = _per_sample(self.metrics, source)
+        values = per_sample[c] if isinstance(per_sample, list) else per_sample
         return pd.DataFrame(values.reshape(len(self.values[0]), len(self.values[1])),
                             index=pd.Index(self.values[0], name=self.keys[0]),
                             columns=pd.Index(self.values[1], name=self.keys[1]))
@@ -242,7 +581,7 @@ class MonteCarlo:
     histograms per metric, the chance that building wins, and every sample's inputs and metrics
     as NumPy arrays over the engine's memory (no copy)."""
 
-    def __init__(self, scenario: Scenario, raw: dict, samples: int, seed: int, lhs: bool) -> None:
+    def __init__(self, scenario: Scenario, raw: MonteCarloRaw, samples: int, seed: int, lhs: bool) -> None:
         self.scenario = scenario
         self.samples = samples
         self.seed = seed
@@ -250,20 +589,20 @@ class MonteCarlo:
         self.keys: list[str] = raw["keys"]
         self.clouds: list[str] = raw["clouds"]
         #: The drawn inputs, samples × keys.
-        self.inputs: np.ndarray = raw["inputs"]
+        self.inputs: FloatArray = raw["inputs"]
         #: Per-sample metrics: rig_total_cost, rig_npv_cost, and per cloud (lists in cloud order)
         #: cloud_total_cost, npv_savings, payback_months, discounted_payback_months (NaN: not reached).
-        self.metrics: dict = raw["metrics"]
+        self.metrics: SampleMetricArrays = raw["metrics"]
         #: Per cloud option: the share of samples where building has positive NPV savings.
         self.probability_build_wins: dict[str, float] = raw["probability_build_wins"]
         self.path: str = raw["path"]
         self.seconds: float = raw["seconds"]
-        self._summaries: list[dict] = raw["summaries"]
+        self._summaries: list[MetricSummaryRaw] = raw["summaries"]
 
-    def metric(self, name: str, option: str | None = None) -> np.ndarray:
+    def metric(self, name: str, option: str | None = None) -> FloatArray:
         """One metric's per-sample array: ``rig_total_cost``, ``rig_npv_cost``, or a per-cloud
         metric (``npv_savings``, ``payback_months``, ...) of ``option`` (the first cloud by default)."""
-        values = self.metrics[name]
+        values = _per_sample(self.metrics, name)
         if isinstance(values, list):
             return values[self.clouds.index(option) if option is not None else 0]
         return values
@@ -274,19 +613,21 @@ class MonteCarlo:
         and option."""
         columns = ["metric", "option", "mean", "sd", "standard_error", "p10", "p50", "p90", "min", "max", "count",
                    "share_defined"]
-        return _nullable(pd.DataFrame([{c: s[c] for c in columns} for s in self._summaries], columns=columns))
+        return _nullable(pd.DataFrame([_pick(s, columns) for s in self._summaries], columns=columns))
 
     def percentiles(self, metric: str = "payback_months", option: str | None = None) -> dict[str, float | None]:
         """P10, P50 and P90 of a metric (None when no sample has it); option as in :meth:`summary`."""
         s = self._find(metric, option)
         return {"p10": s["p10"], "p50": s["p50"], "p90": s["p90"]}
 
-    def histogram(self, metric: str = "payback_months", option: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def histogram(
+        self, metric: str = "payback_months", option: str | None = None
+    ) -> tuple[npt.NDArray[np.int64], FloatArray]:
         """The histogram's (counts, edges), as ``payback montecarlo --json`` has it."""
         h = self._find(metric, option)["histogram"]
         return np.asarray(h["counts"]), np.asarray(h["edges"])
 
-    def _find(self, metric: str, option: str | None) -> dict:
+    def _find(self, metric: str, option: str | None) -> MetricSummaryRaw:
         default = self.scenario.rig_name if metric == "total_cost" and option is None else None
         wanted = option or default or (self.clouds[0] if self.clouds else None)
         for s in self._summaries:
@@ -294,7 +635,7 @@ class MonteCarlo:
                 return s
         raise KeyError(f"no summary of {metric!r} for {wanted!r}")
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> MonteCarloJson:
         """The same object as ``payback montecarlo --json``."""
         return {"keys": self.keys, "samples": self.samples, "seed": self.seed, "method": self.method,
                 "path": self.path, "seconds": self.seconds, "metrics": self._summaries,
@@ -311,7 +652,7 @@ class MonteCarlo:
 class Tornado:
     """Which inputs move the NPV savings most (``payback tornado``)."""
 
-    def __init__(self, raw: dict) -> None:
+    def __init__(self, raw: TornadoRaw) -> None:
         self.metric: str = raw["metric"]
         self.against: str = raw["against"]
         #: The NPV savings at the scenario's values (None if it does not exist).
@@ -333,9 +674,9 @@ class Tornado:
         g = self._raw["global"]
         return None if g is None else _nullable(pd.DataFrame(g["ranking"], columns=["key", "rho"]))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TornadoRaw:
         """The same fields as ``payback tornado --json`` (less the scenario's name and currency)."""
-        return dict(self._raw)
+        return self._raw.copy()
 
     def _repr_html_(self) -> str:
         base = "–" if self.base is None else f"{self.base:,.0f}"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeAlias, cast
 
 from . import _core, _toml
 from .results import Breakeven, Comparison, MonteCarlo, Sweep, Tornado
@@ -12,10 +12,15 @@ from .results import Breakeven, Comparison, MonteCarlo, Sweep, Tornado
 if TYPE_CHECKING:
     import pandas as pd
 
-Overrides = Mapping[str, Any]
+    from .distributed import DaskClient
+
+#: Overrides by key path; the values are any TOML value (numbers, strings, booleans, lists, dicts).
+Overrides: TypeAlias = Mapping[str, object]
+#: A sweep's axis: (key, low, high, step).
+Axis: TypeAlias = tuple[str, float, float, float]
 
 
-def _override_pairs(overrides: Overrides | None, keywords: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _override_pairs(overrides: Overrides | None, keywords: Mapping[str, object]) -> list[tuple[str, str]]:
     pairs = [(str(k), _toml.value(v)) for k, v in (overrides or {}).items()]
     pairs += [(_toml.key_path(k), _toml.value(v)) for k, v in keywords.items()]
     return pairs
@@ -95,7 +100,7 @@ class Scenario:
         """The scenario as TOML with every default filled in (``payback check``)."""
         return self._core.to_toml()
 
-    def with_overrides(self, overrides: Overrides | None = None, /, **keywords: Any) -> Scenario:
+    def with_overrides(self, overrides: Overrides | None = None, /, **keywords: object) -> Scenario:
         """A copy with more overrides, as :func:`payback.load` takes them."""
         pairs = self._overrides + _override_pairs(overrides, keywords)
         return Scenario(_core.parse_scenario(self._text, self._source, pairs), self._text, self._source, pairs)
@@ -119,10 +124,10 @@ class Scenario:
 
     def sweep(
         self,
-        *axes: str | tuple[str, float, float, float],
+        *axes: str | Axis,
         against: str | None = None,
         threads: int = 0,
-        client: Any = None,
+        client: DaskClient | None = None,
         **ranges: tuple[float, float, float],
     ) -> Sweep:
         """Metrics over a 1-D or 2-D grid of numeric keys (``payback sweep``).
@@ -131,8 +136,12 @@ class Scenario:
         ``key__path=(lo, hi, step)``. With a Dask ``client`` the grid points are split over its
         workers; the result is the same as a local run.
         """
-        parsed = [_core.parse_axis(a) if isinstance(a, str) else (_toml.key_path(a[0]), *map(float, a[1:])) for a in axes]
-        parsed += [(_toml.key_path(k), *map(float, v)) for k, v in ranges.items()]
+        # A tuple of the wrong length goes on as it is, for the module to reject (TypeError).
+        parsed = [
+            _core.parse_axis(a) if isinstance(a, str) else cast(Axis, (_toml.key_path(a[0]), *map(float, a[1:])))
+            for a in axes
+        ]
+        parsed += [cast(Axis, (_toml.key_path(k), *map(float, v))) for k, v in ranges.items()]
         against_name = self.cloud_names[_core.against_index(self._core, against)] if self.cloud_names else None
         if client is not None:
             from . import distributed
@@ -149,7 +158,7 @@ class Scenario:
         lhs: bool = False,
         bins: int = 30,
         threads: int = 0,
-        client: Any = None,
+        client: DaskClient | None = None,
     ) -> MonteCarlo:
         """Monte Carlo over the scenario's [uncertainty] (``payback montecarlo``).
 
@@ -184,7 +193,8 @@ class Scenario:
         return Tornado(_core.tornado(self._core, texts, against, swing, samples, seed))
 
     # ---- Python's protocols ----
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str, str, list[tuple[str, str]]], Scenario],
+                                  tuple[str, str, list[tuple[str, str]]]]:
         return (_rebuild, (self._text, self._source, self._overrides))
 
     def __repr__(self) -> str:
@@ -215,7 +225,7 @@ def _rebuild(text: str, source: str, overrides: list[tuple[str, str]]) -> Scenar
     return Scenario(_core.parse_scenario(text, source, overrides), text, source, overrides)
 
 
-def load(path: str | os.PathLike[str], overrides: Overrides | None = None, /, **keywords: Any) -> Scenario:
+def load(path: str | os.PathLike[str], overrides: Overrides | None = None, /, **keywords: object) -> Scenario:
     """Loads and validates a scenario file, applying overrides first (as ``--set`` does).
 
     Overrides are a dict of key paths (``{"cloud[0].price_per_hour": 2.5}``) or keywords with
@@ -231,14 +241,14 @@ def load(path: str | os.PathLike[str], overrides: Overrides | None = None, /, **
     return Scenario(core, text, path, pairs)
 
 
-def loads(text: str, source: str = "<text>", overrides: Overrides | None = None, /, **keywords: Any) -> Scenario:
+def loads(text: str, source: str = "<text>", overrides: Overrides | None = None, /, **keywords: object) -> Scenario:
     """A scenario from TOML text; ``source`` names it in errors (and relative file names in it
     are read from the current directory)."""
     pairs = _override_pairs(overrides, keywords)
     return Scenario(_core.parse_scenario(text, source, pairs), text, source, pairs)
 
 
-def scenario(tables: Mapping[str, Any], source: str = "<dict>", /, **keywords: Any) -> Scenario:
+def scenario(tables: Mapping[str, object], source: str = "<dict>", /, **keywords: object) -> Scenario:
     """A scenario built in Python: ``tables`` is the TOML file as nested dicts (``{"scenario":
     {...}, "rig": {"parts": [{...}, ...]}, "cloud": [{...}]}``), checked exactly as a file is."""
     return loads(_toml.document(tables), source, None, **keywords)
