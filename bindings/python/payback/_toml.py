@@ -9,7 +9,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TypeGuard
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+# fullmatch, not match with $: "$" also matches before a final newline ("0\n" is no bare key).
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def _string(text: str) -> str:
@@ -19,7 +20,7 @@ def _string(text: str) -> str:
 
 def key(name: str) -> str:
     """A TOML key: bare when it can be, quoted otherwise (``"electricity.price_per_kwh"``)."""
-    return name if _BARE_KEY.match(name) else _string(name)
+    return name if _BARE_KEY.fullmatch(name) else _string(name)
 
 
 def value(v: object) -> str:

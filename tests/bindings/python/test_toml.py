@@ -41,3 +41,10 @@ def test_a_nan_is_written_for_the_scenario_checks_to_reject():
 def test_arrays_of_tables():
     tables = {"rig": {"name": "r", "parts": [{"kind": "gpu", "price": 1.5}, {"kind": "cpu", "price": 2}]}}
     assert tomllib.loads(_toml.document(tables)) == tables
+
+
+def test_a_key_ending_in_a_newline_is_quoted():
+    # Hypothesis found it: a regex "$" matches before a final newline, so "0\n" was written bare.
+    assert _toml.key("0\n") == '"0\\n"'
+    assert tomllib.loads(f"{_toml.key('0' + chr(10))} = 1") == {"0\n": 1}
+    assert _toml.key("gpu_hours") == "gpu_hours"
