@@ -21,6 +21,18 @@ std::optional<double> present(double value) {
     return std::isnan(value) ? std::nullopt : std::optional<double>(value);
 }
 
+// The month whose end is the best time to sell the rig and rent `cloud` for the rest of the
+// horizon (the earliest if several tie), and the NPV savings then: selling at month s is the
+// model stopped at s (truncated()), since renting afterwards costs the same either way.
+std::pair<int, double> optimal_sale(const ModelInputs<double>& inputs, std::size_t cloud) {
+    std::pair<int, double> best{0, 0.0};
+    for (int month = 1; month <= inputs.horizon_months; ++month) {
+        const double savings = evaluate(truncated(inputs, month)).versus.at(cloud).npv_savings;
+        if (best.first == 0 || savings > best.second) best = {month, savings};
+    }
+    return best;
+}
+
 }  // namespace
 
 std::optional<double> breakeven_training_hours(const Scenario& scenario, std::size_t cloud) {
@@ -41,15 +53,6 @@ std::optional<double> breakeven_training_hours(const Scenario& scenario, std::si
                                                           boost::math::tools::eps_tolerance<double>(48),
                                                           iterations);
     return 0.5 * (a + b);
-}
-
-std::pair<int, double> optimal_sale(const ModelInputs<double>& inputs, std::size_t cloud) {
-    std::pair<int, double> best{0, 0.0};
-    for (int month = 1; month <= inputs.horizon_months; ++month) {
-        const double savings = evaluate(truncated(inputs, month)).versus.at(cloud).npv_savings;
-        if (best.first == 0 || savings > best.second) best = {month, savings};
-    }
-    return best;
 }
 
 namespace {

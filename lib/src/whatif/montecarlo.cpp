@@ -34,8 +34,8 @@ MetricSummary summary_of(std::string metric, std::string option, const std::vect
     return m;
 }
 
-}  // namespace
-
+// The probe of each key the sample model measures its slopes at: the distribution's P90, or its
+// P10 when the P90 is the current value.
 std::vector<double> probe_values(const Scenario& s, const std::vector<double>& current) {
     std::vector<double> probes;
     for (std::size_t k = 0; k < s.uncertainty.inputs.size(); ++k) {
@@ -47,6 +47,8 @@ std::vector<double> probe_values(const Scenario& s, const std::vector<double>& c
     }
     return probes;
 }
+
+}  // namespace
 
 SamplePlan montecarlo_plan(const Scenario& scenario, const MonteCarloOptions& options) {
     if (scenario.uncertainty.empty())

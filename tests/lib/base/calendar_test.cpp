@@ -27,6 +27,10 @@ TEST_CASE("calendar_month counts months since year 0", "[calendar]") {
 }
 
 TEST_CASE("days_in_month follows the Gregorian leap years", "[calendar]") {
+    CHECK(is_leap_year(2024));
+    CHECK_FALSE(is_leap_year(1900));  // divisible by 100, not by 400
+    CHECK(is_leap_year(2000));
+    CHECK_FALSE(is_leap_year(2023));
     CHECK(days_in_month(2024, 2) == 29);
     CHECK(days_in_month(2023, 2) == 28);
     CHECK(days_in_month(1900, 2) == 28);  // divisible by 100, not by 400

@@ -77,11 +77,6 @@ Comparison compare(const Scenario& scenario);
 /// Only the cash-flow tables (the rig first, then each cloud option): no metrics, no break-even search.
 std::vector<CashFlows> cash_flows(const Scenario& scenario);
 
-/// The month whose end is the best time to sell the rig and rent `cloud` for the rest of the
-/// horizon (the earliest if several tie), and the NPV savings then: selling at month s is the
-/// model stopped at s (truncated()), since renting afterwards costs the same either way.
-std::pair<int, double> optimal_sale(const ModelInputs<double>& inputs, std::size_t cloud);
-
 /// The monthly training hours in [0, 730] at which NPV savings against cloud option `cloud`
 /// are zero (a bracketed TOMS 748 root search); none when the sign does not change on [0, 730],
 /// and none when a usage schedule fixes the hours.

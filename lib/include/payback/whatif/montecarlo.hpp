@@ -55,8 +55,4 @@ SamplePlan montecarlo_plan(const Scenario& scenario, const MonteCarloOptions& op
 MonteCarloResult montecarlo_result(const Scenario& scenario, SamplePlan plan, const SampleModel& model,
                                    SampleMetrics metrics, const MonteCarloOptions& options, double seconds);
 
-/// The probe of each key the sample model measures its slopes at: the distribution's P90, or its
-/// P10 when the P90 is the current value.
-std::vector<double> probe_values(const Scenario& scenario, const std::vector<double>& current);
-
 }  // namespace payback
