@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast
 
 import numpy as np
 import pandas as pd
@@ -20,16 +20,91 @@ if TYPE_CHECKING:
 #: The cash-flow columns that add up to ``net`` (signed: costs negative, income positive).
 LINE_ITEMS: list[str] = list(_core.line_item_names())
 
-# Metrics that may not exist (payback not reached, no hours): nullable columns.
-_OPTIONAL = {
-    "payback_months",
-    "payback_months_if_sold",
-    "discounted_payback_months",
-    "roi",
-    "irr",
-    "cost_per_gpu_hour",
-    "levelized_cost_per_gpu_hour",
-    "breakeven_gpu_hours_per_month",
+
+
+class MetricRow(TypedDict):
+    """One row of the metric table (lib/src/model/metric_table.cpp), which every output of
+    ``compare`` takes its fields from: the JSON key and CSV column, the unit, whose metric it is
+    (``option``: each option; ``pair``: the rig against each cloud option; ``job``: each option's
+    run of the [workload] job), the value's type, one line of meaning, whether compare --csv has it,
+    and its header and decimals in compare's text tables (empty header: not there)."""
+
+    name: str
+    unit: str
+    scope: Literal["option", "pair", "job"]
+    type: Literal["number", "optional_number", "integer", "text", "numbers", "by_name"]
+    description: str
+    csv: bool
+    header: str
+    decimals: int
+
+
+#: Every metric ``compare`` reports, in output order (``payback docs --metrics`` prints them).
+METRICS: list[MetricRow] = cast("list[MetricRow]", _core.metric_table())
+
+
+class OptionMetrics(TypedDict):
+    """One option's metrics, as in ``compare --json``'s ``options[]``: the metric table's option rows
+    (a test checks that these fields and their types are the table's)."""
+
+    total_cost: float
+    npv_cost: float
+    npv: float
+    cost_per_gpu_hour: float | None
+    levelized_cost_per_gpu_hour: float | None
+    energy_kwh: float
+    energy_kwh_by_period: dict[str, float]
+    co2_kg_total: float
+
+
+class PairMetrics(TypedDict):
+    """The rig against one cloud option, as in ``compare --json``'s ``versus[]``: the metric table's
+    pair rows (checked against it by a test)."""
+
+    payback_months: float | None
+    payback_months_if_sold: float | None
+    discounted_payback_months: float | None
+    npv_savings: float
+    roi: float | None
+    irr: float | None
+    irr_status: str
+    irr_roots: list[float]
+    optimal_sale_month: int
+    optimal_sale_npv_savings: float
+    breakeven_gpu_hours_per_month: float | None
+
+
+class JobMetrics(TypedDict):
+    """One option's run of the [workload] job, as in ``compare --json``'s ``options[].job``: the
+    metric table's job rows (checked against it by a test)."""
+
+    samples_per_second: float
+    throughput_origin: str
+    hours_per_run: float
+    cost_per_run: float
+    cost_per_epoch: float
+    cost_per_million_samples: float
+    kwh_per_run: float | None
+
+
+class VersusMetrics(PairMetrics):
+    """What :meth:`Comparison.metrics` returns: the pair's metrics, the two options' names and
+    both options' ``total_cost``."""
+
+    rig: str
+    cloud: str
+    rig_total_cost: float
+    cloud_total_cost: float
+
+
+def _table_columns(scope: str) -> list[str]:
+    """The metric table's rows of one scope that fit a table cell (not lists, not by name)."""
+    return [m["name"] for m in METRICS if m["scope"] == scope and m["type"] not in ("numbers", "by_name")]
+
+
+# Metrics that may not exist (payback not reached, no hours): nullable columns. The table's optional
+# metrics, and the summaries' and tornado's.
+_OPTIONAL = {m["name"] for m in METRICS if m["type"] == "optional_number"} | {
     "mean",
     "sd",
     "standard_error",
@@ -96,21 +171,18 @@ class Comparison:
     @property
     def options(self) -> pd.DataFrame:
         """One row per option: total and NPV cost, cost per GPU-hour, energy and CO2."""
-        columns = ["name", "kind", "total_cost", "npv_cost", "npv", "cost_per_gpu_hour",
-                   "levelized_cost_per_gpu_hour", "energy_kwh", "co2_kg_total"]
+        columns = ["name", "kind", *_table_columns("option")]
         frame = pd.DataFrame([{c: o[c] for c in columns} for o in self.report["options"]], columns=columns)
         return _nullable(frame).set_index("name")
 
     @property
     def versus(self) -> pd.DataFrame:
         """One row per cloud option: the rig against it (payback, NPV savings, ROI, IRR, ...)."""
-        columns = ["cloud", "rig", "payback_months", "payback_months_if_sold", "discounted_payback_months",
-                   "npv_savings", "roi", "irr", "irr_status", "optimal_sale_month", "optimal_sale_npv_savings",
-                   "breakeven_gpu_hours_per_month"]
+        columns = ["cloud", "rig", *_table_columns("pair")]
         frame = pd.DataFrame([{c: v[c] for c in columns} for v in self.report["versus"]], columns=columns)
         return _nullable(frame).set_index("cloud")
 
-    def metrics(self, against: str | None = None) -> dict[str, Any]:
+    def metrics(self, against: str | None = None) -> VersusMetrics:
         """The rig against one cloud option (the first by default) as a dict, with both options'
         totals: payback_months (None when not within the horizon), npv_savings, roi, irr, ..."""
         versus = self.report["versus"]
@@ -123,7 +195,7 @@ class Comparison:
         out = dict(chosen)
         out["rig_total_cost"] = by_name[chosen["rig"]]["total_cost"]
         out["cloud_total_cost"] = by_name[chosen["cloud"]]["total_cost"]
-        return out
+        return cast("VersusMetrics", out)
 
     def cashflow(self, option: str | None = None) -> pd.DataFrame:
         """One option's cash flows by month (the rig by default): signed line items (costs

@@ -5,6 +5,7 @@
 #include "convert.hpp"
 #include "payback/base/units.hpp"
 #include "payback/model/comparison.hpp"
+#include "payback/model/metric_table.hpp"
 #include "payback/whatif/breakeven.hpp"
 #include "payback/report/report_json.hpp"  // apps/: the CLI's JSON of a comparison
 
@@ -79,6 +80,26 @@ void bind_scenario(py::module_& m) {
         py::arg("text"), py::arg("source"), py::arg("overrides"), py::call_guard<py::gil_scoped_release>());
 
     m.def("line_item_names", &CashFlows::line_item_names, "The cash-flow columns that add up to net");
+    m.def(
+        "metric_table",
+        [] {
+            py::list rows;
+            for (const Metric& metric : metric_table()) {
+                py::dict row;
+                row["name"] = py::str(std::string(metric.name));
+                row["unit"] = py::str(std::string(metric.unit));
+                row["scope"] = py::str(std::string(to_string(metric.scope)));
+                row["type"] = py::str(std::string(to_string(metric.type)));
+                row["description"] = py::str(std::string(metric.description));
+                row["csv"] = metric.csv;
+                row["header"] = py::str(std::string(metric.header));
+                row["decimals"] = metric.decimals;
+                rows.append(row);
+            }
+            return rows;
+        },
+        "Every metric compare reports, in output order (lib/src/model/metric_table.cpp): name, unit, scope "
+        "(option, pair or job), type, description, csv, header, decimals");
     m.def(
         "compare",
         [](const Scenario& s) {
