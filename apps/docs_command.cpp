@@ -1,11 +1,14 @@
 // payback docs: the command-line reference as Markdown, made from the program's own --help texts.
 // docs/cli.md is its output, and a test fails when the two differ, so the page cannot drift.
+// payback docs --metrics: the metric table as Markdown, the list in docs/model.md.
+#include <memory>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "command_common.hpp"
 #include "commands.hpp"
+#include "payback/model/metric_table.hpp"
 
 namespace payback::cli {
 
@@ -33,13 +36,38 @@ std::string markdown(const CLI::App& root) {
     return out;
 }
 
+// Where compare --json has a metric of each scope.
+std::string json_place(MetricScope scope) {
+    switch (scope) {
+        case MetricScope::option: return "`options[]`";
+        case MetricScope::pair: return "`versus[]`";
+        case MetricScope::job: return "`options[].job`";
+    }
+    return "";
+}
+
+std::string metrics_markdown() {
+    std::string out =
+        "<!-- Written by `payback docs --metrics` from the metric table (lib/src/model/metric_table.cpp);\n"
+        "     tests/apps/docs_command_test.cpp fails when this list and the table disagree. -->\n\n"
+        "| metric | unit | in compare --json | in CSV | meaning |\n|---|---|---|---|---|\n";
+    for (const Metric& m : metric_table())
+        out += fmt::format("| `{}` | {} | {} | {} | {} |\n", m.name, m.unit.empty() ? "text" : m.unit,
+                           json_place(m.scope), m.csv ? "yes" : "no", m.description);
+    return out;
+}
+
 }  // namespace
 
 void add_docs_command(CLI::App& app) {
     CLI::App* command =
         app.add_subcommand("docs", "Print the reference of every command as Markdown (it is docs/cli.md)");
-    add_example(*command, {"payback docs > docs/cli.md"});
-    command->callback([command] { emit(markdown(*command->get_parent())); });
+    auto metrics = std::make_shared<bool>(false);
+    command->add_flag("--metrics", *metrics,
+                      "Print the metric table instead: every figure compare reports, its unit and meaning (the "
+                      "list in docs/model.md)");
+    add_example(*command, {"payback docs > docs/cli.md", "payback docs --metrics"});
+    command->callback([command, metrics] { emit(*metrics ? metrics_markdown() : markdown(*command->get_parent())); });
 }
 
 }  // namespace payback::cli
