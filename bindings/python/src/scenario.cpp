@@ -2,6 +2,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <utility>
+
 #include "convert.hpp"
 #include "payback/base/units.hpp"
 #include "payback/model/comparison.hpp"
@@ -121,7 +123,7 @@ void bind_scenario(py::module_& m) {
         "breakeven",
         [](const Scenario& s, const std::string& key, std::optional<std::pair<double, double>> range,
            std::optional<std::string> against) {
-            BreakevenQuery query{key, range, against};
+            BreakevenQuery query{key, range, std::move(against)};
             BreakevenResult r;
             {
                 py::gil_scoped_release release;
