@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 LINE_ITEMS: list[str] = list(_core.line_item_names())
 
 
-
 class MetricRow(TypedDict):
     """One row of the metric table (lib/src/model/metric_table.cpp), which every output of
     ``compare`` takes its fields from: the JSON key and CSV column, the unit, whose metric it is
