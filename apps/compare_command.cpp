@@ -2,6 +2,10 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -13,6 +17,7 @@
 #include "payback/market/cloud_cost.hpp"
 #include "payback/market/instance_filter.hpp"
 #include "payback/model/comparison.hpp"
+#include "payback/model/metric_table.hpp"
 #include "payback/model/model_inputs.hpp"
 #include "payback/report/report_json.hpp"
 #include "payback/report/verdict.hpp"
@@ -37,8 +42,29 @@ std::string irr_cell(const VersusResult& v) {
     return "-";
 }
 
-std::string percent(const std::optional<double>& value) {
-    return value ? fmt::format("{:.0f}%", *value * 100.0) : "-";
+// A metric's cell in the text tables: "-" where absent, fractions and rates as percentages.
+std::string text_cell(const Metric& metric, const MetricValue& value) {
+    if (const double* x = std::get_if<double>(&value)) {
+        if (metric.unit == "fraction" || metric.unit == "/yr") return fmt::format("{:.{}f}%", *x * 100.0, metric.decimals);
+        return amount(*x, metric.decimals);
+    }
+    if (const int* n = std::get_if<int>(&value)) return std::to_string(*n);
+    if (const std::string* text = std::get_if<std::string>(&value)) return *text;
+    return "-";  // absent: lists and numbers by name have no column in the tables
+}
+
+// The metric table's rows of one scope that the text tables show, in its order.
+std::vector<const Metric*> shown(MetricScope scope) {
+    std::vector<const Metric*> out;
+    for (const Metric* m : metrics_of(scope))
+        if (!m->header.empty()) out.push_back(m);
+    return out;
+}
+
+// A text table's columns: the first ones, then one per metric shown.
+std::vector<TextTable::Column> columns(std::vector<TextTable::Column> first, const std::vector<const Metric*>& metrics) {
+    for (const Metric* m : metrics) first.push_back({std::string(m->header)});
+    return first;
 }
 
 // The rig as hardware, in a few sentences: circuit, heat, energy, carbon, scheduling, scaling.
@@ -89,12 +115,13 @@ std::string job_text(const Scenario& s, const Comparison& c, const Style& style)
                                                  amount(j.epochs, 2), amount(j.samples_per_epoch), j.model, j.batch,
                                                  amount(j.runs_per_month, 1)));
     using A = TextTable::Align;
-    TextTable table({{"option", A::left}, {"samples/s"}, {"h/run"}, {"per run"}, {"per epoch"}, {"per M smp"},
-                     {"kWh/run"}});
-    for (const OptionResult& o : c.options)
-        table.add_row({o.name, amount(o.job->samples_per_second), amount(o.job->hours_per_run, 2),
-                       amount(o.job->cost_per_run, 2), amount(o.job->cost_per_epoch, 2),
-                       amount(o.job->cost_per_million_samples, 2), amount(o.job->kwh_per_run, 3)});
+    const std::vector<const Metric*> metrics = shown(MetricScope::job);
+    TextTable table(columns({{"option", A::left}}, metrics));
+    for (const OptionResult& o : c.options) {
+        std::vector<std::string> row{o.name};
+        for (const Metric* m : metrics) row.push_back(text_cell(*m, metric_value(*m, o)));
+        table.add_row(std::move(row));
+    }
     out += table.render(style);
     out += wrapped("Throughput: " + s.rig.name + " " + j.gpu_origin);
     for (const CloudOption& cloud : s.clouds)
@@ -110,15 +137,18 @@ std::string text_report(const Scenario& s, const Comparison& c, const Style& sty
                                           s.perspective == Perspective::business ? ", business (after tax)" : "")) +
                       "\n";
     using A = TextTable::Align;
-    TextTable options({{"option", A::left}, {"kind", A::left}, {"total cost"}, {"PV of cost"}, {"per GPU-h"},
-                       {"levelized/h"}, {"kWh"}});
-    for (const OptionResult& o : c.options)
-        options.add_row({o.name, to_string(o.kind), amount(o.total_cost), amount(o.npv_cost),
-                         amount(o.cost_per_gpu_hour, 2), amount(o.levelized_cost_per_gpu_hour, 2),
-                         o.kind == OptionKind::diy ? amount(o.energy_kwh) : ""});
+    const std::vector<const Metric*> option_metrics = shown(MetricScope::option);
+    TextTable options(columns({{"option", A::left}, {"kind", A::left}}, option_metrics));
+    for (const OptionResult& o : c.options) {
+        std::vector<std::string> row{o.name, to_string(o.kind)};
+        for (const Metric* m : option_metrics)  // a cloud option's kWh (0: none of the rig's) stays blank
+            row.push_back(m->name == "energy_kwh" && o.kind != OptionKind::diy ? "" : text_cell(*m, metric_value(*m, o)));
+        options.add_row(std::move(row));
+    }
     out += options.render(style);
     out += job_text(s, c, style);
     out += hardware_text(s, c, style);
+    const std::vector<const Metric*> pair_metrics = shown(MetricScope::pair);
     std::string rig;
     std::optional<TextTable> versus;
     const auto flush = [&] {
@@ -128,47 +158,53 @@ std::string text_report(const Scenario& s, const Comparison& c, const Style& sty
         if (v.rig != rig) {
             flush();
             rig = v.rig;
-            versus.emplace(std::vector<TextTable::Column>{{rig + " against", A::left}, {"payback mo"}, {"if sold mo"},
-                                                          {"discounted"}, {"NPV savings"}, {"ROI"}, {"IRR/yr"},
-                                                          {"sell at"}, {"break-even h"}});
+            versus.emplace(columns({{rig + " against", A::left}}, pair_metrics));
         }
-        versus->add_row({v.cloud, amount(v.payback_months, 1), amount(v.payback_months_if_sold, 1),
-                         amount(v.discounted_payback_months, 1), amount(v.npv_savings), percent(v.roi), irr_cell(v),
-                         std::to_string(v.optimal_sale_month), amount(v.breakeven_gpu_hours_per_month, 1)});
+        std::vector<std::string> row{v.cloud};
+        for (const Metric* m : pair_metrics)  // the IRR, or why there is none
+            row.push_back(m->name == "irr" ? irr_cell(v) : text_cell(*m, metric_value(*m, v)));
+        versus->add_row(std::move(row));
     }
     flush();
     return out + "\n" + style.bold(wrapped(verdict(c, s)));
 }
 
+// A metric's CSV cell: empty where absent, a list's numbers separated by semicolons.
+std::string csv_cell(const MetricValue& value) {
+    return std::visit(
+        [](const auto& v) -> std::string {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, double> || std::is_same_v<T, int>) {
+                return fmt::format("{}", v);
+            } else if constexpr (std::is_same_v<T, std::string>) {
+                return v;
+            } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+                return fmt::format("{}", fmt::join(v, ";"));
+            } else {
+                return "";  // absent; numbers by name are in no column
+            }
+        },
+        value);
+}
+
+// One row per option: its metrics, then the rig against it (empty for the rig and for the rig
+// renting out), then its job's; the columns are the metric table's rows marked csv, in its order.
 std::string csv_report(const Comparison& c) {
-    std::string out =
-        "name,kind,total_cost,npv_cost,npv,cost_per_gpu_hour,levelized_cost_per_gpu_hour,energy_kwh,"
-        "payback_months,payback_months_if_sold,discounted_payback_months,npv_savings,roi,irr,irr_status,"
-        "irr_roots,optimal_sale_month,optimal_sale_npv_savings,breakeven_gpu_hours_per_month,"
-        "cost_per_run,cost_per_epoch,cost_per_million_samples,kwh_per_run\n";
-    auto cell = [](const std::optional<double>& v) { return v ? fmt::format("{}", *v) : std::string(); };
-    for (std::size_t i = 0; i < c.options.size(); ++i) {
-        const OptionResult& o = c.options[i];
-        out += fmt::format("{},{},{},{},{},{},{},{}", csv_field(o.name), to_string(o.kind), o.total_cost,
-                           o.npv_cost, o.npv, cell(o.cost_per_gpu_hour), cell(o.levelized_cost_per_gpu_hour),
-                           o.energy_kwh);
+    std::string out = "name,kind";
+    for (const Metric& m : metric_table())
+        if (m.csv) out += "," + std::string(m.name);
+    out += "\n";
+    for (const OptionResult& o : c.options) {
         const auto found = std::find_if(c.versus.begin(), c.versus.end(), [&](const VersusResult& v) {
             return v.rig == c.options.front().name && v.cloud == o.name;
         });
-        const std::string job = o.job ? fmt::format(",{},{},{},{}", o.job->cost_per_run, o.job->cost_per_epoch,
-                                                    o.job->cost_per_million_samples, cell(o.job->kwh_per_run))
-                                      : ",,,,";
-        if (found == c.versus.end()) {  // the rig renting out: its own row, no comparison columns
-            out += ",,,,,,,,,,," + job + "\n";
-            continue;
+        out += csv_field(o.name) + "," + to_string(o.kind);
+        for (const Metric& m : metric_table()) {
+            if (!m.csv) continue;
+            if (m.scope != MetricScope::pair) out += "," + csv_cell(metric_value(m, o));
+            else out += "," + (found == c.versus.end() ? std::string() : csv_cell(metric_value(m, *found)));
         }
-        const VersusResult& v = *found;
-        std::string roots;  // several in one cell, separated by semicolons
-        for (double root : v.irr_roots) roots += fmt::format("{}{}", roots.empty() ? "" : ";", root);
-        out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{}{}\n", cell(v.payback_months),
-                           cell(v.payback_months_if_sold), cell(v.discounted_payback_months), v.npv_savings,
-                           cell(v.roi), cell(v.irr), v.irr_status, roots, v.optimal_sale_month,
-                           v.optimal_sale_npv_savings, cell(v.breakeven_gpu_hours_per_month), job);
+        out += "\n";
     }
     return out;
 }

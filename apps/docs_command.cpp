@@ -1,6 +1,8 @@
 // payback docs: the command-line reference as Markdown, made from the program's own --help texts;
-// payback docs --keys: every scenario key, from the key table (payback/scenario/keys.hpp).
-// docs/cli.md and docs/keys.md are their outputs, and tests fail when they differ, so neither drifts.
+// payback docs --keys: every scenario key, from the key table (payback/scenario/keys.hpp);
+// payback docs --metrics: every figure compare reports, from the metric table (payback/model/metric_table.hpp).
+// docs/cli.md, docs/keys.md and docs/model.md's metric list are their outputs, and tests fail when
+// they differ, so none drifts.
 #include <memory>
 #include <string>
 
@@ -8,6 +10,7 @@
 
 #include "command_common.hpp"
 #include "commands.hpp"
+#include "payback/model/metric_table.hpp"
 #include "payback/scenario/keys.hpp"
 
 namespace payback::cli {
@@ -36,15 +39,46 @@ std::string markdown(const CLI::App& root) {
     return out;
 }
 
+// Where compare --json has a metric of each scope.
+std::string json_place(MetricScope scope) {
+    switch (scope) {
+        case MetricScope::option: return "`options[]`";
+        case MetricScope::pair: return "`versus[]`";
+        case MetricScope::job: return "`options[].job`";
+    }
+    return "";
+}
+
+std::string metrics_markdown() {
+    std::string out =
+        "<!-- Written by `payback docs --metrics` from the metric table (lib/src/model/metric_table.cpp);\n"
+        "     tests/apps/docs_command_test.cpp fails when this list and the table disagree. -->\n\n"
+        "| metric | unit | in compare --json | in CSV | meaning |\n|---|---|---|---|---|\n";
+    for (const Metric& m : metric_table())
+        out += fmt::format("| `{}` | {} | {} | {} | {} |\n", m.name, m.unit.empty() ? "text" : m.unit,
+                           json_place(m.scope), m.csv ? "yes" : "no", m.description);
+    return out;
+}
+
 }  // namespace
 
 void add_docs_command(CLI::App& app) {
     CLI::App* command =
         app.add_subcommand("docs", "Print the reference of every command as Markdown (it is docs/cli.md)");
     auto keys = std::make_shared<bool>(false);
-    command->add_flag("--keys", *keys, "Print every scenario key instead: type, unit, range, default (docs/keys.md)");
-    add_example(*command, {"payback docs > docs/cli.md", "payback docs --keys > docs/keys.md"});
-    command->callback([command, keys] { emit(*keys ? keys_markdown() : markdown(*command->get_parent())); });
+    auto metrics = std::make_shared<bool>(false);
+    CLI::Option* keys_flag = command->add_flag(
+        "--keys", *keys, "Print every scenario key instead: type, unit, range, default (docs/keys.md)");
+    command
+        ->add_flag("--metrics", *metrics,
+                   "Print the metric table instead: every figure compare reports, its unit and meaning (the list "
+                   "in docs/model.md)")
+        ->excludes(keys_flag);
+    add_example(*command,
+                {"payback docs > docs/cli.md", "payback docs --keys > docs/keys.md", "payback docs --metrics"});
+    command->callback([command, keys, metrics] {
+        emit(*keys ? keys_markdown() : *metrics ? metrics_markdown() : markdown(*command->get_parent()));
+    });
 }
 
 }  // namespace payback::cli

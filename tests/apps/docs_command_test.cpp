@@ -39,3 +39,15 @@ TEST_CASE("docs/keys.md is what payback docs --keys prints", "[cli][docs][keys]"
                                       "any part, price or bill in the model) | the catalog row's (USD scenarios) | "
                                       "rig | Price of one. |\n"));
 }
+
+TEST_CASE("docs/model.md's metric list is what payback docs --metrics prints", "[cli][docs][metric_table]") {
+    const Result r = run("docs --metrics");
+    REQUIRE(r.code == 0);
+    // One row per metric of the table, e.g. the NPV savings of the rig against a cloud option.
+    CHECK_THAT(r.out, Catch::Contains("\n| `npv_savings` | currency | `versus[]` | yes | NPV(building) - NPV(renting)"));
+    CHECK_THAT(r.out, Catch::Contains("\n| `kwh_per_run` | kWh | `options[].job` | yes |"));
+    CHECK_THAT(r.out, Catch::Contains("\n| `co2_kg_total` | kg | `options[]` | no |"));
+    const std::string page = read_file(std::filesystem::path(PAYBACK_SOURCE_DIR) / "docs" / "model.md");
+    INFO("docs/model.md's metric list is stale: put `build/bin/payback docs --metrics` in its place");
+    CHECK_THAT(page, Catch::Contains(r.out));
+}

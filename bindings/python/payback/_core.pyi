@@ -105,6 +105,9 @@ def line_item_names() -> list[str]:
 def scenario_keys() -> list[dict[str, str]]:
     """Every scenario key (the key table, docs/keys.md), one dict each"""
 
+def metric_table() -> list[dict[str, str | bool | int]]:
+    """Every metric compare reports, in output order (lib/src/model/metric_table.cpp): name, unit, scope (option, pair or job), type, description, csv, header, decimals"""
+
 def compare(scenario: Scenario) -> CompareRaw: ...
 def breakeven(
     scenario: Scenario, key: str, range: tuple[float, float] | None = None, against: str | None = None

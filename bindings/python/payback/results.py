@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, NotRequired, TypeAlias, TypedDict, cast
+from typing import TYPE_CHECKING, Literal, NotRequired, TypeAlias, TypedDict, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -69,34 +69,10 @@ class RigReport(TypedDict):
     deferrable_training: NotRequired[DeferrableTraining]
 
 
-class JobReport(TypedDict):
-    """An option's cost of the scenario's training job (with ``[workload.job]``)."""
+class OptionMetrics(TypedDict):
+    """One option's metrics, as in ``compare --json``'s ``options[]``: the metric table's option rows
+    (a test checks that these fields and their types are the table's)."""
 
-    samples_per_second: float
-    throughput_origin: str
-    hours_per_run: float
-    cost_per_run: float
-    cost_per_epoch: float
-    cost_per_million_samples: float
-    kwh_per_run: float | None
-
-
-class BillingReport(TypedDict):
-    """A cloud option's billing (with billing increments or interruptions)."""
-
-    instance_hours_per_month: float
-    billed_hours_per_month: float
-    spend_per_month: float
-    effective_price_per_work_hour: float
-    breakeven_interruptions_per_hour: float | None
-    breakeven_utilization: float | None
-
-
-class OptionReport(TypedDict):
-    """One option's totals (``report["options"][i]``)."""
-
-    name: str
-    kind: str
     total_cost: float
     npv_cost: float
     npv: float
@@ -105,20 +81,12 @@ class OptionReport(TypedDict):
     energy_kwh: float
     energy_kwh_by_period: dict[str, float]
     co2_kg_total: float
-    monthly_net: list[float]
-    job: NotRequired[JobReport]
-    billing: NotRequired[BillingReport]
-    # The rig's hardware figures, on the rig's row only.
-    peak_wall_watts: NotRequired[float]
-    circuit_load_fraction: NotRequired[float]
-    energy_kwh_per_month: NotRequired[float]
 
 
-class VersusReport(TypedDict):
-    """The rig against one cloud option (``report["versus"][i]``)."""
+class PairMetrics(TypedDict):
+    """The rig against one cloud option, as in ``compare --json``'s ``versus[]``: the metric table's
+    pair rows (checked against it by a test)."""
 
-    rig: str
-    cloud: str
     payback_months: float | None
     payback_months_if_sold: float | None
     discounted_payback_months: float | None
@@ -132,11 +100,57 @@ class VersusReport(TypedDict):
     breakeven_gpu_hours_per_month: float | None
 
 
-class VersusMetrics(VersusReport):
-    """What :meth:`Comparison.metrics` returns: one comparison with both options' total costs."""
+class JobMetrics(TypedDict):
+    """One option's run of the [workload] job, as in ``compare --json``'s ``options[].job``: the
+    metric table's job rows (checked against it by a test)."""
 
-    rig_total_cost: float
-    cloud_total_cost: float
+    samples_per_second: float
+    throughput_origin: str
+    hours_per_run: float
+    cost_per_run: float
+    cost_per_epoch: float
+    cost_per_million_samples: float
+    kwh_per_run: float | None
+
+
+#: An option's cost of the scenario's training job (with ``[workload.job]``).
+JobReport: TypeAlias = JobMetrics
+
+
+class BillingReport(TypedDict):
+    """A cloud option's billing (with billing increments or interruptions)."""
+
+    instance_hours_per_month: float
+    billed_hours_per_month: float
+    spend_per_month: float
+    effective_price_per_work_hour: float
+    breakeven_interruptions_per_hour: float | None
+    breakeven_utilization: float | None
+
+
+class OptionReport(OptionMetrics):
+    """One option's totals (``report["options"][i]``): its name and kind, and the metric table's
+    option rows."""
+
+    name: str
+    kind: str
+    monthly_net: list[float]
+    job: NotRequired[JobReport]
+    billing: NotRequired[BillingReport]
+    # The rig's hardware figures, on the rig's row only.
+    peak_wall_watts: NotRequired[float]
+    circuit_load_fraction: NotRequired[float]
+    energy_kwh_per_month: NotRequired[float]
+
+
+class VersusReport(PairMetrics):
+    """The rig against one cloud option (``report["versus"][i]``): the metric table's pair rows and
+    the two options' names."""
+
+    rig: str
+    cloud: str
+
+
 
 
 class ComparisonReport(TypedDict):
@@ -343,16 +357,50 @@ TornadoRaw = TypedDict(
 #: The cash-flow columns that add up to ``net`` (signed: costs negative, income positive).
 LINE_ITEMS: list[str] = list(_core.line_item_names())
 
-# Metrics that may not exist (payback not reached, no hours): nullable columns.
-_OPTIONAL = {
-    "payback_months",
-    "payback_months_if_sold",
-    "discounted_payback_months",
-    "roi",
-    "irr",
-    "cost_per_gpu_hour",
-    "levelized_cost_per_gpu_hour",
-    "breakeven_gpu_hours_per_month",
+
+class MetricRow(TypedDict):
+    """One row of the metric table (lib/src/model/metric_table.cpp), which every output of
+    ``compare`` takes its fields from: the JSON key and CSV column, the unit, whose metric it is
+    (``option``: each option; ``pair``: the rig against each cloud option; ``job``: each option's
+    run of the [workload] job), the value's type, one line of meaning, whether compare --csv has it,
+    and its header and decimals in compare's text tables (empty header: not there)."""
+
+    name: str
+    unit: str
+    scope: Literal["option", "pair", "job"]
+    type: Literal["number", "optional_number", "integer", "text", "numbers", "by_name"]
+    description: str
+    csv: bool
+    header: str
+    decimals: int
+
+
+#: Every metric ``compare`` reports, in output order (``payback docs --metrics`` prints them).
+METRICS: list[MetricRow] = cast("list[MetricRow]", _core.metric_table())
+
+
+
+
+
+
+
+
+class VersusMetrics(VersusReport):
+    """What :meth:`Comparison.metrics` returns: the pair's metrics, the two options' names and
+    both options' ``total_cost``."""
+
+    rig_total_cost: float
+    cloud_total_cost: float
+
+
+def _table_columns(scope: str) -> list[str]:
+    """The metric table's rows of one scope that fit a table cell (not lists, not by name)."""
+    return [m["name"] for m in METRICS if m["scope"] == scope and m["type"] not in ("numbers", "by_name")]
+
+
+# Metrics that may not exist (payback not reached, no hours): nullable columns. The table's optional
+# metrics, and the summaries' and tornado's.
+_OPTIONAL = {m["name"] for m in METRICS if m["type"] == "optional_number"} | {
     "mean",
     "sd",
     "standard_error",
@@ -431,17 +479,14 @@ class Comparison:
     @property
     def options(self) -> pd.DataFrame:
         """One row per option: total and NPV cost, cost per GPU-hour, energy and CO2."""
-        columns = ["name", "kind", "total_cost", "npv_cost", "npv", "cost_per_gpu_hour",
-                   "levelized_cost_per_gpu_hour", "energy_kwh", "co2_kg_total"]
+        columns = ["name", "kind", *_table_columns("option")]
         frame = pd.DataFrame([_pick(o, columns) for o in self.report["options"]], columns=columns)
         return _nullable(frame).set_index("name")
 
     @property
     def versus(self) -> pd.DataFrame:
         """One row per cloud option: the rig against it (payback, NPV savings, ROI, IRR, ...)."""
-        columns = ["cloud", "rig", "payback_months", "payback_months_if_sold", "discounted_payback_months",
-                   "npv_savings", "roi", "irr", "irr_status", "optimal_sale_month", "optimal_sale_npv_savings",
-                   "breakeven_gpu_hours_per_month"]
+        columns = ["cloud", "rig", *_table_columns("pair")]
         frame = pd.DataFrame([_pick(v, columns) for v in self.report["versus"]], columns=columns)
         return _nullable(frame).set_index("cloud")
 

@@ -4,9 +4,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <utility>
+
 #include "convert.hpp"
 #include "payback/base/units.hpp"
 #include "payback/model/comparison.hpp"
+#include "payback/model/metric_table.hpp"
 #include "payback/whatif/breakeven.hpp"
 #include "payback/report/report_json.hpp"  // the CLI's JSON of a comparison
 #include "payback/scenario/keys.hpp"
@@ -91,6 +94,26 @@ void bind_scenario(py::module_& m) {
                                  py::arg("help") = k.help));
         return rows;
     }, "Every scenario key (the key table, docs/keys.md), one dict each");
+    m.def(
+        "metric_table",
+        [] {
+            py::list rows;
+            for (const Metric& metric : metric_table()) {
+                py::dict row;
+                row["name"] = py::str(std::string(metric.name));
+                row["unit"] = py::str(std::string(metric.unit));
+                row["scope"] = py::str(std::string(to_string(metric.scope)));
+                row["type"] = py::str(std::string(to_string(metric.type)));
+                row["description"] = py::str(std::string(metric.description));
+                row["csv"] = metric.csv;
+                row["header"] = py::str(std::string(metric.header));
+                row["decimals"] = metric.decimals;
+                rows.append(row);
+            }
+            return rows;
+        },
+        "Every metric compare reports, in output order (lib/src/model/metric_table.cpp): name, unit, scope "
+        "(option, pair or job), type, description, csv, header, decimals");
     m.def(
         "compare",
         [](const Scenario& s) {

@@ -1,6 +1,11 @@
 #include "payback/report/report_json.hpp"
 
+#include <string>
+#include <type_traits>
+#include <variant>
+
 #include "payback/base/units.hpp"
+#include "payback/model/metric_table.hpp"
 #include "payback/report/verdict.hpp"
 
 namespace payback {
@@ -8,6 +13,30 @@ namespace payback {
 namespace {
 nlohmann::json optional_number(const std::optional<double>& value) {
     return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+// A metric's value: null where absent, numbers by name as an object.
+nlohmann::json metric_json(const MetricValue& value) {
+    return std::visit(
+        [](const auto& v) -> nlohmann::json {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, std::monostate>) {
+                return nullptr;
+            } else if constexpr (std::is_same_v<T, std::vector<std::pair<std::string, double>>>) {
+                nlohmann::json out = nlohmann::json::object();
+                for (const auto& [name, number] : v) out[name] = number;
+                return out;
+            } else {
+                return v;
+            }
+        },
+        value);
+}
+
+// The metrics of one scope (the metric table's rows) added to `out`.
+template <class Result>
+void add_metrics(nlohmann::json& out, MetricScope scope, const Result& result) {
+    for (const Metric* m : metrics_of(scope)) out[std::string(m->name)] = metric_json(metric_value(*m, result));
 }
 }  // namespace
 
@@ -56,27 +85,14 @@ nlohmann::json comparison_json(const Scenario& s, const Comparison& c) {
     nlohmann::json options = nlohmann::json::array();
     for (std::size_t i = 0; i < c.options.size(); ++i) {
         const OptionResult& o = c.options[i];
-        nlohmann::json periods = nlohmann::json::object();
-        for (const auto& [period, kwh] : o.energy_kwh_by_period) periods[period] = kwh;
-        options.push_back({{"name", o.name},
-                           {"kind", to_string(o.kind)},
-                           {"total_cost", o.total_cost},
-                           {"npv_cost", o.npv_cost},
-                           {"npv", o.npv},
-                           {"cost_per_gpu_hour", optional_number(o.cost_per_gpu_hour)},
-                           {"levelized_cost_per_gpu_hour", optional_number(o.levelized_cost_per_gpu_hour)},
-                           {"energy_kwh", o.energy_kwh},
-                           {"energy_kwh_by_period", periods},
-                           {"co2_kg_total", o.co2_kg_total},
-                           {"monthly_net", c.cashflows[i].net}});
-        if (o.job)
-            options.back()["job"] = {{"samples_per_second", o.job->samples_per_second},
-                                     {"throughput_origin", o.job->throughput_origin},
-                                     {"hours_per_run", o.job->hours_per_run},
-                                     {"cost_per_run", o.job->cost_per_run},
-                                     {"cost_per_epoch", o.job->cost_per_epoch},
-                                     {"cost_per_million_samples", o.job->cost_per_million_samples},
-                                     {"kwh_per_run", optional_number(o.job->kwh_per_run)}};
+        nlohmann::json option = {{"name", o.name}, {"kind", to_string(o.kind)}, {"monthly_net", c.cashflows[i].net}};
+        add_metrics(option, MetricScope::option, o);
+        if (o.job) {
+            nlohmann::json job = nlohmann::json::object();
+            add_metrics(job, MetricScope::job, o);
+            option["job"] = job;
+        }
+        options.push_back(option);
         if (o.billing)
             options.back()["billing"] = {
                 {"instance_hours_per_month", o.billing->instance_hours},
@@ -90,20 +106,11 @@ nlohmann::json comparison_json(const Scenario& s, const Comparison& c) {
                 options.back()[key] = rig_json(c)[key];
     }
     nlohmann::json versus = nlohmann::json::array();
-    for (const VersusResult& v : c.versus)
-        versus.push_back({{"rig", v.rig},
-                          {"cloud", v.cloud},
-                          {"payback_months", optional_number(v.payback_months)},
-                          {"payback_months_if_sold", optional_number(v.payback_months_if_sold)},
-                          {"discounted_payback_months", optional_number(v.discounted_payback_months)},
-                          {"npv_savings", v.npv_savings},
-                          {"roi", optional_number(v.roi)},
-                          {"irr", optional_number(v.irr)},
-                          {"irr_status", v.irr_status},
-                          {"irr_roots", v.irr_roots},
-                          {"optimal_sale_month", v.optimal_sale_month},
-                          {"optimal_sale_npv_savings", v.optimal_sale_npv_savings},
-                          {"breakeven_gpu_hours_per_month", optional_number(v.breakeven_gpu_hours_per_month)}});
+    for (const VersusResult& v : c.versus) {
+        nlohmann::json pair = {{"rig", v.rig}, {"cloud", v.cloud}};
+        add_metrics(pair, MetricScope::pair, v);
+        versus.push_back(pair);
+    }
     return {{"scenario", s.name},
             {"source", s.source},
             {"currency", s.currency},

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "payback/model/comparison.hpp"
+#include "payback/model/metric_table.hpp"
 #include "payback/whatif/montecarlo.hpp"
 #include "support/input_errors.hpp"
 #include "support/scenario_text.hpp"
@@ -127,4 +128,25 @@ TEST_CASE("[uncertainty] is read and checked with the file's lines", "[montecarl
         parse_scenario(base + "\"electricity.price_per_kwh\" = { dist = \"gaussian\", mean = 0.2, sd = 0.1 }\n", "u.toml");
     });
     CHECK_THAT(shape.message(), Catch::Contains("uniform"));
+}
+
+TEST_CASE("every metric Monte Carlo summarizes is a number of the metric table, for its options", "[montecarlo][metric_table]") {
+    MonteCarloOptions options;
+    options.samples = 64;
+    const Scenario s = uncertain_price();
+    const MonteCarloResult r = montecarlo(s, options);
+    REQUIRE(r.summaries.size() == 5);  // total_cost of the rig and the cloud, and three of the pair
+    for (const MetricSummary& m : r.summaries) {
+        INFO(m.metric << " of " << m.option);
+        const Metric* row = find_metric(m.metric);
+        REQUIRE(row != nullptr);
+        CHECK((row->type == MetricType::number || row->type == MetricType::optional_number));
+        // A per-option metric is summarized for the rig and the cloud, a pair's against the cloud.
+        if (row->scope == MetricScope::option) {
+            CHECK((m.option == s.rig.name || m.option == "cloud"));
+        } else {
+            CHECK(row->scope == MetricScope::pair);
+            CHECK(m.option == "cloud");
+        }
+    }
 }
