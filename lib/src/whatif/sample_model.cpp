@@ -1,13 +1,9 @@
-#include "payback/model/model_inputs.hpp"
 #include "payback/whatif/sample_model.hpp"
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <memory>
-#include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -15,7 +11,10 @@
 #include "payback/base/error.hpp"
 #include "payback/base/isa_dispatch.hpp"
 #include "scenario/key_paths.hpp"
+#include "whatif/evaluator.hpp"
+#include "whatif/exact_evaluator.hpp"
 #include "whatif/sample_state.hpp"
+#include "whatif/superposed_evaluator.hpp"
 
 namespace payback {
 
@@ -80,9 +79,6 @@ std::vector<double> flatten(ModelInputs<double> in) {
     return out;
 }
 
-// Two evaluations of one input number agree: within 1e-9 of the larger, or 1e-9 absolute near 0.
-bool close(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)}); }
-
 // Where `field` sits in for_each_field's order over `in`.
 std::size_t field_index(ModelInputs<double>& in, const double* field) {
     std::size_t f = 0, found = 0;
@@ -95,26 +91,21 @@ std::size_t field_index(ModelInputs<double>& in, const double* field) {
 
 }  // namespace
 
+// What a SampleModel measures about its keys (SampleState's findings), from which
+// choose_evaluator() picks the evaluator (evaluator.hpp).
 struct SampleModel::Impl : SampleState {
-    std::vector<Override> overrides(const double* row) const {
-        std::vector<Override> out;
-        for (std::size_t k = 0; k < keys.size(); ++k) out.push_back({keys[k], fmt::format("{:.17g}", row[k])});
-        return out;
-    }
+    ModelInputs<double> exact_inputs(const double* row) const { return payback::exact_inputs(*this, row); }
 
-    ModelInputs<double> exact_inputs(const double* row) const {
-        return model_inputs(parse_scenario(text, scenario.source, overrides(row)));
-    }
-
+    // The lanes of the whole model do not hold: every sample is evaluated exactly.
     void go_exact(const std::string& why) {
-        fast = false;
+        if (not_lanes.empty()) not_lanes = why;
         superposition.reset();
-        note = "exact: every sample parsed and run alone (" + why + ")";
     }
 
+    // Superposition does not hold: lanes of the whole model.
     void go_lanes(const std::string& why) {
+        if (not_superposed.empty()) not_superposed = why;
         superposition.reset();
-        note = "fast: lanes of samples, from the exact model's response to each key (not superposed: " + why + ")";
     }
 
     // A cloud's bill rounds (billing increments of a job, or a reserved commitment): it is not
@@ -164,7 +155,7 @@ struct SampleModel::Impl : SampleState {
                 const double di = probes[i] - current[i], dj = probes[j] - current[j];
                 for (std::size_t f = 0; f < v0.size(); ++f) {
                     const double additive = single[i][f] + single[j][f] - v0[f];
-                    if (close(both[f], additive)) continue;
+                    if (close_enough(both[f], additive)) continue;
                     c.per_field[f] = (both[f] - additive) / (di * dj);
                     any = true;
                 }
@@ -190,9 +181,10 @@ struct SampleModel::Impl : SampleState {
         superpose(single_inputs, steps, pair_inputs);
     }
 
-    // Superposition holds unless a key moves a rate that compounds, or a loan or tax term (their
-    // effects are powers, kinks and products of flows); a part's sale and a rounding bill are
-    // computed per sample.
+    // Superposition holds unless a key moves a number whose effect compounds (a rate, an
+    // escalation, a loan or tax term: their effects are powers, kinks and products of flows, each
+    // marked so in for_each_marked_field); a part's sale and a rounding bill are computed per
+    // sample.
     void superpose(const std::vector<ModelInputs<double>>& single, const std::vector<double>& steps,
                    const std::vector<ModelInputs<double>>& pairs) {
         ModelInputs<double> in = base;  // the fields' addresses give their places in the flat list
@@ -202,17 +194,13 @@ struct SampleModel::Impl : SampleState {
                                    field_index(in, &part.resale.life_years),
                                    field_index(in, &part.resale.salvage_fraction),
                                    field_index(in, &part.resale.half_life_years)});
-        std::vector<std::pair<const double*, std::string>> rigid = {
-            {&in.discount_rate, "the discount rate"},
-            {&in.inflation, "inflation"},
-            {&in.electricity_escalation, "the electricity price's escalation"},
-            {&in.loan.down_payment, "the loan"},
-            {&in.loan.annual_rate, "the loan"},
-            {&in.tax.rate, "the tax rate"},
-            {&in.tax.deduct_running_costs, "the tax rate"}};
-        for (auto& cloud : in.clouds) rigid.push_back({&cloud.price_escalation, "a cloud price's escalation"});
-        for (const auto& [field, name] : rigid)
-            if (moved(field_index(in, field))) return go_lanes("a key moves " + name);
+        std::string compounding;  // what the first compounding number a key moves is
+        std::size_t f = 0;
+        for_each_marked_field(in, [&](double& /*value*/, Response response, const char* what) {
+            if (compounding.empty() && response == Response::compounding && moved(f)) compounding = what;
+            ++f;
+        });
+        if (!compounding.empty()) return go_lanes("a key moves " + compounding);
         if (base.loan.term_months > 0)  // the loan is max(parts - down payment, 0): a kink
             for (const auto& at : part_fields)
                 if (moved(at[0])) return go_lanes("a key moves the price of a part, and a loan pays for the parts");
@@ -227,7 +215,6 @@ struct SampleModel::Impl : SampleState {
             if (bill_per_sample[c]) flows.push_back({NonlinearFlow::Kind::cloud_bill, c});
         superposition = std::make_unique<Superposition>(base, std::move(flows), single, steps, pairs);
         if (!superposition->usable()) return go_lanes(superposition->why_not());
-        note = "fast: superposed from the exact model's outputs at probe points";
     }
 
     std::string describe(const double* row) const {
@@ -235,24 +222,6 @@ struct SampleModel::Impl : SampleState {
         for (std::size_t k = 0; k < keys.size(); ++k) values += fmt::format("{}{} = {}", k ? ", " : "", keys[k], row[k]);
         return values;
     }
-
-    // Whether superposition gives the exact model's metrics for this row.
-    bool superposition_agrees(const double* row, const ModelInputs<double>& exact) const {
-        SampleMetrics want, got;
-        want.resize(clouds.size(), 1);
-        got.resize(clouds.size(), 1);
-        store_metrics(payback::evaluate(exact, false), want, 0, 1);
-        superposed(row, 1, got, 0);
-        const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || close(a, b); };
-        bool ok = same(got.rig_total_cost[0], want.rig_total_cost[0]) && same(got.rig_npv_cost[0], want.rig_npv_cost[0]);
-        for (std::size_t c = 0; c < clouds.size(); ++c)
-            ok = ok && same(got.cloud_total_cost[c][0], want.cloud_total_cost[c][0]) &&
-                 same(got.npv_savings[c][0], want.npv_savings[c][0]) &&
-                 same(got.payback_months[c][0], want.payback_months[c][0]) &&
-                 same(got.discounted_payback_months[c][0], want.discounted_payback_months[c][0]);
-        return ok;
-    }
-
 };
 
 SampleModel::SampleModel(const Scenario& scenario, std::vector<std::string> keys, std::vector<double> probes)
@@ -274,7 +243,6 @@ SampleModel::SampleModel(const Scenario& scenario, std::vector<std::string> keys
     // Where the cloud bills sit in the flat list: the last 3 numbers per cloud, spend first.
     for (std::size_t c = 0; c < scenario.clouds.size(); ++c)
         m.spend_fields.push_back(m.v0.size() - 3 * (scenario.clouds.size() - c));
-    m.note = "fast: lanes of samples, from the exact model's response to each key";
     m.measure();
 }
 
@@ -284,12 +252,12 @@ SampleModel::SampleModel(SampleModel&&) noexcept = default;
 const std::vector<std::string>& SampleModel::keys() const { return impl_->keys; }
 const std::vector<double>& SampleModel::current() const { return impl_->current; }
 const std::vector<std::string>& SampleModel::cloud_names() const { return impl_->clouds; }
-bool SampleModel::fast() const { return impl_->fast; }
-std::string SampleModel::path_note() const { return impl_->note; }
+bool SampleModel::fast() const { return impl_->not_lanes.empty(); }
+std::string SampleModel::path_note() const { return choose_evaluator(*impl_).reason; }
 
 bool SampleModel::verify(const std::vector<double>& rows) {
     Impl& m = *impl_;
-    if (!m.fast) return false;
+    if (!m.not_lanes.empty()) return false;
     const std::size_t width = m.keys.size();
     const auto n = static_cast<Eigen::Index>(rows.size() / std::max<std::size_t>(width, 1));
     if (n == 0) return true;
@@ -306,14 +274,14 @@ bool SampleModel::verify(const std::vector<double>& rows) {
         std::size_t f = 0;
         bool ok = true;
         for_each_field(copy, [&](Lanes& x) {
-            ok = ok && close(x[s], want[f]);
+            ok = ok && close_enough(x[s], want[f]);
             ++f;
         });
         if (!ok) {
             m.go_exact("the model is not multilinear in these keys: it differs at " + m.describe(row));
             return false;
         }
-        if (m.superposition && !m.superposition_agrees(row, exact)) m.go_lanes("it differs at " + m.describe(row));
+        if (m.superposition && !SuperposedEvaluator(m).agrees(row, exact)) m.go_lanes("it differs at " + m.describe(row));
     }
     return true;
 }
@@ -347,51 +315,18 @@ SampleMetrics SampleModel::evaluate(const std::vector<double>& rows, const Evalu
     const std::size_t samples = width ? rows.size() / width : 0;
     SampleMetrics out;
     out.resize(m.clouds.size(), samples, options.metrics, options.threads);
+    const EvaluatorChoice chosen = choose_evaluator(m, options.superpose);
+    const Evaluator& evaluator = *chosen.evaluator;
     const std::size_t chunk = static_cast<std::size_t>(std::max(1, options.chunk));
     const std::size_t chunks = (samples + chunk - 1) / chunk;
-    std::atomic<std::size_t> next{0}, done{0};
-    std::atomic<bool> stop{false};
-    std::exception_ptr failure;
-    std::mutex failure_lock;
     // Each chunk writes its own samples only: the result is the same for any thread count.
-    const auto work = [&](bool report) {
-        try {
-            for (std::size_t c; (c = next.fetch_add(1)) < chunks && !stop;) {
-                if (options.cancel && options.cancel->load()) {
-                    stop = true;
-                    break;
-                }
-                const std::size_t begin = c * chunk, end = std::min(samples, begin + chunk);
-                if (m.fast) {  // in fixed blocks of lanes, the last one padded
-                    const BatchKernels& kernels = batch_kernels();
-                    const auto block_metrics = m.superposition && options.superpose ? kernels.superposed : kernels.lanes;
-                    for (std::size_t s = begin; s < end; s += LaneBlock::SizeAtCompileTime) {
-                        const auto n = static_cast<Eigen::Index>(
-                            std::min<std::size_t>(LaneBlock::SizeAtCompileTime, end - s));
-                        block_metrics(m, rows.data() + s * width, n, out, s);
-                    }
-                } else {
-                    for (std::size_t s = begin; s < end; ++s)
-                        store_metrics(payback::evaluate(m.exact_inputs(rows.data() + s * width), false), out, s, 1);
-                }
-                done += 1;
-                if (report && options.progress) options.progress(static_cast<double>(done) / chunks);
-            }
-        } catch (...) {
-            std::lock_guard lock(failure_lock);
-            if (!failure) failure = std::current_exception();
-            stop = true;
-        }
-    };
-    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t threads =
-        std::min<std::size_t>(options.threads > 0 ? static_cast<std::size_t>(options.threads) : hardware,
-                              std::max<std::size_t>(chunks, 1));
-    std::vector<std::thread> helpers;
-    for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work, false);
-    work(true);
-    for (auto& h : helpers) h.join();
-    if (failure) std::rethrow_exception(failure);
+    detail::parallel_for(
+        chunks,
+        [&](std::size_t c) {
+            const std::size_t begin = c * chunk;
+            evaluator.evaluate(rows.data(), begin, std::min(samples, begin + chunk), out);
+        },
+        static_cast<std::size_t>(std::max(options.threads, 0)), {options.progress, options.cancel});
     if (options.cancel && options.cancel->load()) throw Cancelled();
     return out;
 }
@@ -399,7 +334,7 @@ SampleMetrics SampleModel::evaluate(const std::vector<double>& rows, const Evalu
 SampleMetrics SampleModel::evaluate_exactly(const std::vector<double>& row) const {
     SampleMetrics out;
     out.resize(impl_->clouds.size(), 1);
-    store_metrics(payback::evaluate(impl_->exact_inputs(row.data()), false), out, 0, 1);
+    ExactEvaluator(*impl_).evaluate(row.data(), 0, 1, out);
     return out;
 }
 

@@ -60,8 +60,9 @@ struct SampleState {
     int hours_key = -1;
     std::vector<int> price_key;  ///< per cloud: the key of its price_per_hour, or -1
     std::vector<bool> bill_per_sample;  ///< per cloud: its bill rounds, and the keys move it
-    bool fast = true;
-    std::string note;
+    /// Why the lanes of the whole model do not hold (ExactEvaluator, evaluator.hpp), and why
+    /// superposition does not; empty where they hold. choose_evaluator() reads them.
+    std::string not_lanes, not_superposed;
     /// The fastest path, where it holds (superposition.hpp); null: lanes of the whole model.
     std::unique_ptr<Superposition> superposition;
     std::size_t hours_field = 0;
