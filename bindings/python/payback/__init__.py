@@ -19,7 +19,7 @@ from . import plot
 from .data import Profile, bench, catalog, read_profile, workloads
 from .errors import InputError
 from .results import Breakeven, Comparison, MonteCarlo, Sweep, Tornado
-from .scenario import Scenario, keys, load, loads, scenario
+from .scenario import Scenario, keys, load, loads, metrics, scenario
 
 __version__ = "0.1.0"
 
@@ -37,6 +37,7 @@ __all__ = [
     "keys",
     "load",
     "loads",
+    "metrics",
     "plot",
     "read_profile",
     "scenario",

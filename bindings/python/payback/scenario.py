@@ -262,3 +262,14 @@ def keys() -> pd.DataFrame:
 
     return pd.DataFrame(_core.scenario_keys(),
                         columns=["key", "type", "unit", "range", "default", "applies_to", "help"])
+
+
+def metrics() -> pd.DataFrame:
+    """Every figure ``compare`` reports, one row each (``payback docs --metrics``, the list in
+    docs/model.md): ``name`` (the JSON key and CSV column), ``unit``, ``scope`` (``option``, ``pair``
+    or ``job``), ``type``, ``description``, ``csv``, and its ``header`` and ``decimals`` in the text
+    tables. :class:`Comparison`'s frames and typed fields take their columns from the same table."""
+    import pandas as pd
+
+    return pd.DataFrame(_core.metric_table(),
+                        columns=["name", "unit", "scope", "type", "description", "csv", "header", "decimals"])

@@ -115,3 +115,14 @@ def test_keys_is_the_key_table():
     assert keys["key"].is_unique
     page = (ROOT / "docs" / "keys.md").read_text()
     assert all(f"| `{key}` |" in page for key in keys["key"])
+
+
+def test_metrics_is_the_metric_table():
+    # One row per figure compare reports, as `payback docs --metrics` lists them.
+    table = payback.metrics()
+    assert list(table.columns) == ["name", "unit", "scope", "type", "description", "csv", "header", "decimals"]
+    assert table["name"].is_unique
+    npv = table.set_index("name").loc["npv_savings"]
+    assert npv["scope"] == "pair"
+    assert npv["unit"] == "currency"
+    assert set(table["scope"]) == {"option", "pair", "job"}
