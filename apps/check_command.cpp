@@ -23,11 +23,7 @@ std::string with_units(const std::string& toml, const std::string& currency) {
         else if (line.rfind('[', 0) == 0) table = line.substr(1, line.find(']') - 1);
         else if (const auto eq = line.find(" = "); eq != std::string::npos && line.find('{') == std::string::npos) {
             const std::string key = (table.empty() ? "" : table + ".") + line.substr(0, eq);
-            if (const ScenarioKey* k = find_scenario_key(key_pattern(key)); k && !k->unit.empty()) {
-                std::string unit = k->unit;
-                if (unit.rfind("currency", 0) == 0) unit.replace(0, 8, currency);  // "currency/kWh" -> "USD/kWh"
-                line += "  # " + unit;
-            }
+            if (const std::string unit = unit_of(key, currency); !unit.empty()) line += "  # " + unit;
         }
         out += line + "\n";
     }

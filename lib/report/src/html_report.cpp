@@ -8,6 +8,7 @@
 #include "payback/base/format.hpp"
 #include "payback/report/markup.hpp"
 #include "payback/report/svg_chart.hpp"
+#include "payback/scenario/keys.hpp"
 
 namespace payback {
 
@@ -349,10 +350,10 @@ std::string assumptions_section(const ReportData& d) {
     std::string out = "<p class=\"note\">Every value the answer rests on, with defaults filled in. Source: the scenario "
                       "file and line, a <code>--set</code> override, a catalog row under <code>pricing/</code> with "
                       "its date, or payback's default. Change any of them with <code>--set KEY=VALUE</code>.</p>\n";
-    out += "<table>\n<thead><tr><th>Key</th><th>Value</th><th>Source</th></tr></thead>\n<tbody>\n";
-    for (const Assumption& a : d.assumptions)
-        out += "<tr><td><code>" + e(a.key) + "</code></td><td>" + e(a.value) + "</td><td class=\"source\">" +
-               e(a.source) + "</td></tr>\n";
+    out += "<table>\n<thead><tr><th>Key</th><th>Value</th><th>Unit</th><th>Source</th></tr></thead>\n<tbody>\n";
+    for (const Assumption& a : d.assumptions)  // units from the key table (payback/scenario/keys.hpp)
+        out += "<tr><td><code>" + e(a.key) + "</code></td><td>" + e(a.value) + "</td><td>" +
+               e(unit_of(a.key, d.scenario.currency)) + "</td><td class=\"source\">" + e(a.source) + "</td></tr>\n";
     out += "</tbody>\n</table>\n";
     return section("assumptions", "Assumptions and their sources", out);
 }

@@ -368,6 +368,14 @@ std::string key_pattern(std::string_view key_path) {
     return out;
 }
 
+std::string unit_of(std::string_view key_path, std::string_view currency) {
+    const ScenarioKey* key = find_scenario_key(key_pattern(key_path));
+    if (!key) return "";
+    std::string unit = key->unit;
+    if (unit.rfind("currency", 0) == 0) unit.replace(0, 8, currency);
+    return unit;
+}
+
 std::string default_in_words(const ScenarioKey& key) {
     if (!key.default_text.empty()) return key.default_text;
     if (key.default_number) return number_text(*key.default_number);

@@ -58,6 +58,9 @@ TEST_CASE("the report of a scenario without uncertainty: answer, charts, hardwar
                                 escape_html(v.cloud), escape_html(v.rig), format_amount(*v.payback_months, 1))));
     CHECK(has(page, escape_html(d.reason)));
     CHECK(d.assumptions.size() > 50);
+    // Each value with its unit from the key table: a part's price in the scenario's currency.
+    CHECK(has(page, "<thead><tr><th>Key</th><th>Value</th><th>Unit</th><th>Source</th></tr></thead>"));
+    CHECK(has(page, "<tr><td><code>rig.parts[0].price</code></td><td>"));
 }
 
 TEST_CASE("the workload sweep agrees with the comparison and brackets the break-even", "[report]") {

@@ -57,6 +57,11 @@ TEST_CASE("the key table: unique paths, each under a declared table, ranges wher
     CHECK(key_pattern("rig.parts[12].pcie_slots[0].lanes") == "rig.parts[].pcie_slots[].lanes");
     CHECK(find_scenario_key("rig.parts[].price")->unit == "currency");
     CHECK(find_scenario_key("rig.parts.price") == nullptr);
+    CHECK(unit_of("rig.parts[3].price", "EUR") == "EUR");
+    CHECK(unit_of("electricity.tiers[0].price", "GBP") == "GBP/kWh");
+    CHECK(unit_of("rig.parts[0].load_watts", "USD") == "W");
+    CHECK(unit_of("rig.parts[0].count", "USD").empty());
+    CHECK(unit_of("no.such.key", "USD").empty());
 }
 
 TEST_CASE("every value a scenario resolves to is a declared key", "[keys]") {

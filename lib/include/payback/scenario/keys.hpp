@@ -47,6 +47,10 @@ const ScenarioKey* find_scenario_key(std::string_view path);
 /// A key path as --set writes it ("rig.parts[3].price") in the table's form ("rig.parts[].price").
 std::string key_pattern(std::string_view key_path);
 
+/// The unit of the key at `key_path` ("rig.parts[3].price"), "currency" written as `currency`
+/// ("USD/kWh"); "" for a key without one or not in the table.
+std::string unit_of(std::string_view key_path, std::string_view currency);
+
 /// The key's default in words: default_text, else default_number, else "" (required or optional).
 std::string default_in_words(const ScenarioKey& key);
 
