@@ -12,7 +12,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "payback/base/arguments.hpp"
 #include "payback/base/error.hpp"
 #include "payback/base/format.hpp"
 
@@ -172,17 +171,6 @@ std::string records_csv(const nlohmann::json& records, const std::vector<std::st
         out += line + "\n";
     }
     return out;
-}
-
-InputError with_option_names(const InputError& e) {
-    static const std::pair<const char*, const char*> options[] = {
-        {argument::sweep_axis, "--vary"},        {argument::tornado_key, "--vary"},
-        {argument::tornado_swing, "--swing"},    {argument::breakeven_key, "--for"},
-        {argument::breakeven_range, "--range"},  {argument::cloud_option, "--against"},
-        {argument::sample_count, "--samples"},   {argument::instance_filter, "--cloud"}};
-    for (const auto& [name, option] : options)
-        if (e.source() == name) return InputError(option, e.line(), e.key_path(), e.message());
-    return e;
 }
 
 }  // namespace payback::cli

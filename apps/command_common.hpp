@@ -10,7 +10,6 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json_fwd.hpp>
 
-#include "payback/base/error.hpp"
 #include "payback/scenario/scenario.hpp"
 
 namespace payback::cli {
@@ -68,9 +67,5 @@ std::string csv_field(const std::string& text);
 /// A CSV table of JSON records: a header of `columns`, then one line per record; null or missing is
 /// an empty cell, a string is quoted as needed, anything else is written as JSON.
 std::string records_csv(const nlohmann::json& records, const std::vector<std::string>& columns);
-
-/// An error about an argument (payback/base/arguments.hpp) named as it is typed here: "sweep axis"
-/// becomes "--vary". Other errors come back as they are.
-InputError with_option_names(const InputError& e);
 
 }  // namespace payback::cli

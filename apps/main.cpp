@@ -7,11 +7,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "command_common.hpp"
 #include "commands.hpp"
 #include "help_formatter.hpp"
 #include "payback/base/error.hpp"
 #include "payback/base/isa.hpp"
+#include "payback/report/option_names.hpp"
 
 // CLI11 throws while the commands are set up only for a programming error (an option named twice),
 // which every test would hit; the parse and the commands run inside the try below.
@@ -59,7 +59,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
         std::fprintf(stderr, "payback: %s\n", e.what());
         return 2;
     } catch (const payback::InputError& e) {
-        std::fprintf(stderr, "payback: %s\n", payback::cli::with_option_names(e).what());
+        std::fprintf(stderr, "payback: %s\n", payback::with_option_names(e).what());
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "payback: internal error: %s\n", e.what());

@@ -246,7 +246,7 @@ TEST_CASE("sweep and tornado --help show an example", "[cli][sweep][tornado]") {
 
 TEST_CASE("errors about an argument name its option as typed", "[cli][errors]") {
     // The library names each argument by what it is ("breakeven key", payback/base/arguments.hpp);
-    // the program by its option (apps/command_common.cpp, with_option_names). --samples and --swing
+    // the program by its option (payback/report/option_names.hpp, which the Python package shares). --samples and --swing
     // are checked by the option parser before the library sees them.
     HandFile hand(uncertainty);
     const auto first_line = [&](const std::string& args) {

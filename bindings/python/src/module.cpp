@@ -4,8 +4,8 @@
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
-#include "payback/base/arguments.hpp"
 #include "payback/base/error.hpp"
+#include "payback/report/option_names.hpp"
 #include "payback/whatif/sample_model.hpp"
 
 namespace payback::python {
@@ -32,19 +32,6 @@ py::object to_python(const nlohmann::json& value) {
     }
 }
 
-// The package's methods mirror the commands (Scenario.sweep is `payback sweep`), so an error about an
-// argument names the command's option, as the documentation of each method does.
-payback::InputError with_option_names(const payback::InputError& e) {
-    static const std::pair<const char*, const char*> options[] = {
-        {argument::sweep_axis, "--vary"},        {argument::tornado_key, "--vary"},
-        {argument::tornado_swing, "--swing"},    {argument::breakeven_key, "--for"},
-        {argument::breakeven_range, "--range"},  {argument::cloud_option, "--against"},
-        {argument::sample_count, "--samples"},   {argument::instance_filter, "--cloud"}};
-    for (const auto& [name, option] : options)
-        if (e.source() == name) return {option, e.line(), e.key_path(), e.message()};
-    return e;
-}
-
 }  // namespace payback::python
 
 PYBIND11_MODULE(_core, m) {
@@ -58,7 +45,7 @@ PYBIND11_MODULE(_core, m) {
         try {
             if (thrown) std::rethrow_exception(thrown);
         } catch (const payback::InputError& thrown_error) {
-            const payback::InputError e = with_option_names(thrown_error);
+            const payback::InputError e = payback::with_option_names(thrown_error);
             const py::object type = py::module_::import("payback.errors").attr("InputError");
             const py::object error = type(e.what(), e.source(), e.line(), e.key_path(), e.message());
             PyErr_SetObject(type.ptr(), error.ptr());

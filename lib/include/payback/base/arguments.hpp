@@ -1,6 +1,6 @@
 // What an InputError is about when it is not a file: the arguments a caller hands the library besides
 // a scenario. The library names them by what they are; each front end says how its user typed them
-// (the command line's --vary, --for, ...; apps/command_common.cpp and bindings/python/src/module.cpp).
+// (the command line's --vary, --for, ...; payback/report/option_names.hpp).
 #pragma once
 
 namespace payback::argument {
