@@ -1,4 +1,5 @@
 // payback catalog gpus|instances|parts|rates|rental [--gpu NAME] [--provider NAME] [--max-price X] [--format table|json|csv] [-o FILE]
+// payback catalog --where: the catalogs' directory in use, and why that one
 #include <memory>
 #include <utility>
 
@@ -7,6 +8,7 @@
 
 #include "command_common.hpp"
 #include "commands.hpp"
+#include "payback/base/data_directory.hpp"
 #include "payback/base/error.hpp"
 #include "payback/market/catalog.hpp"
 #include "text_table.hpp"
@@ -20,6 +22,7 @@ struct CatalogArgs {
     std::string gpu;
     std::string provider;
     double max_price = -1;  ///< negative: no limit
+    bool where = false;
     Output output;
 };
 
@@ -134,16 +137,28 @@ void add_catalog_command(CLI::App& app) {
     auto args = std::make_shared<CatalogArgs>();
     CLI::App* command = app.add_subcommand("catalog", "List the price catalogs in pricing/, filtered");
     command->add_option("what", args->what, "gpus, instances, parts, rates or rental")
-        ->required()
         ->check(CLI::IsMember({"gpus", "instances", "parts", "rates", "rental"}));
+    command->add_flag("--where", args->where,
+                      "Print the catalogs' directory and why that one: $PAYBACK_PRICING_DIR, beside the program "
+                      "(an install or a build tree), or the Python package's data");
     command->add_option("--gpu", args->gpu, "Only this GPU (a gpus.csv name)");
     command->add_option("--provider", args->provider, "Only this provider or market (aws, gcp, vast, ...)");
     command->add_option("--max-price", args->max_price, "Only rows priced at most this (per hour, per kWh, or each)")
         ->check(CLI::NonNegativeNumber);
     add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
     add_example(*command, {"payback catalog gpus", "payback catalog instances --gpu \"H100 SXM\" --provider aws",
-                           "payback catalog rates --format csv -o rates.csv"});
+                           "payback catalog rates --format csv -o rates.csv", "payback catalog --where"});
     command->callback([args] {
+        if (args->where) {
+            const DataDirectory found = find_data_directory(ShippedData::pricing);
+            if (args->output.format == Format::json)
+                emit(args->output,
+                     nlohmann::json{{"directory", found.path.string()}, {"reason", found.reason}}.dump(2) + "\n");
+            else
+                emit(args->output, found.path.string() + "\n" + found.reason + "\n");
+            return;
+        }
+        if (args->what.empty()) throw CLI::RequiredError("what: name a catalog (gpus, instances, parts, rates, rental) or give --where");
         const Catalog& catalog = Catalog::shipped();
         const Listing l = args->what == "gpus"        ? list_gpus(catalog, *args)
                           : args->what == "instances" ? list_instances(catalog, *args)

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "payback/base/data_directory.hpp"
 #include "payback/base/error.hpp"
 #include "payback/base/format.hpp"
 
@@ -27,7 +28,7 @@ void add_scenario_args(CLI::App& command, ScenarioArgs& args, bool optional) {
 
 std::string default_scenario_path() {
     if (const char* path = std::getenv("PAYBACK_DEFAULT_SCENARIO"); path && *path) return path;
-    return std::string(PAYBACK_SCENARIOS_DIR) + "/venus-2019.toml";
+    return (find_data_directory(ShippedData::scenarios).path / "venus-2019.toml").string();
 }
 
 Scenario load(const ScenarioArgs& args) {

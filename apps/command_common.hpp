@@ -22,7 +22,7 @@ struct ScenarioArgs {
 /// Adds `[SCENARIO]` (optional when `optional` is true) and `--set` to a subcommand.
 void add_scenario_args(CLI::App& command, ScenarioArgs& args, bool optional);
 
-/// The default scenario: $PAYBACK_DEFAULT_SCENARIO, else scenarios/venus-2019.toml in the source tree.
+/// The default scenario: $PAYBACK_DEFAULT_SCENARIO, else venus-2019.toml of the shipped scenarios.
 std::string default_scenario_path();
 
 /// Loads the scenario named by `args` (or the default) with its overrides. Throws InputError.

@@ -11,6 +11,7 @@
 #include "help_formatter.hpp"
 #include "payback/base/error.hpp"
 #include "payback/base/isa.hpp"
+#include "payback/base/version.hpp"
 #include "payback/report/option_names.hpp"
 
 // CLI11 throws while the commands are set up only for a programming error (an option named twice),
@@ -20,8 +21,9 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
                  "payback"};  // named, so --help reads the same however the program was started
     app.formatter(std::make_shared<payback::cli::HelpFormatter>());  // before the subcommands: they copy it
     app.require_subcommand(1);
-    // The version, and which instruction set the hot paths run (payback/base/isa.hpp).
-    app.set_version_flag("--version", [] { return "payback 0.1.0\nhot paths: " + payback::describe_isa(); });
+    // The version (the CMake project's), and which instruction set the hot paths run (payback/base/isa.hpp).
+    app.set_version_flag("--version",
+                         [] { return std::string("payback ") + payback::version() + "\nhot paths: " + payback::describe_isa(); });
     app.footer("Start with `payback init > my.toml`, then `payback compare my.toml` and `payback explain my.toml`.\n"
                "Each command's --help has its options and an example.");
     payback::cli::add_compare_command(app);

@@ -52,14 +52,15 @@ struct Result {
     std::string err;
 };
 
-// Runs `payback <args>` from the repository root (so scenarios/... resolves), capturing stdout
+// Runs `<program> <args>` from the repository root (so scenarios/... resolves), capturing stdout
 // through popen and stderr through a temp file. `args` are shell words, already quoted.
-// PAYBACK_DEFAULT_SCENARIO is unset so the default scenario is the one in the source tree.
-inline Result run(const std::string& args) {
+// PAYBACK_DEFAULT_SCENARIO is unset so the default scenario is the shipped one; `environment`
+// (shell words such as "unset PAYBACK_PRICING_DIR") runs first.
+inline Result run_program(const std::string& program, const std::string& args, const std::string& environment = "true") {
     TempDir dir;
     const std::filesystem::path err_path = dir.path() / "stderr";
     const std::string command = "cd " + quote(PAYBACK_SOURCE_DIR) + " && unset PAYBACK_DEFAULT_SCENARIO && " +
-                                quote(PAYBACK_BINARY) + " " + args + " 2>" + quote(err_path.string());
+                                environment + " && " + quote(program) + " " + args + " 2>" + quote(err_path.string());
     FILE* pipe = popen(command.c_str(), "r");
     REQUIRE(pipe != nullptr);
     Result result{-1, {}, {}};
@@ -71,6 +72,9 @@ inline Result run(const std::string& args) {
     result.err = read_file(err_path);
     return result;
 }
+
+// Runs the program of this build: `payback <args>`.
+inline Result run(const std::string& args) { return run_program(PAYBACK_BINARY, args); }
 
 
 // The contract for bad input: exit 2, nothing on stdout, exactly one line on stderr.

@@ -15,13 +15,19 @@ Every result has an HTML view for notebooks; :mod:`payback.plot` draws them. Bad
 ``client=`` to spread their samples over a cluster with the same result.
 """
 
-from . import plot
-from .data import Profile, bench, catalog, read_profile, workloads
+from importlib.resources import files as _files
+
+from . import _core, plot
+from .data import Profile, bench, catalog, catalog_directory, read_profile, workloads
 from .errors import InputError
 from .results import Breakeven, Comparison, MonteCarlo, Sweep, Tornado
 from .scenario import Scenario, keys, load, loads, metrics, scenario
 
-__version__ = "0.1.0"
+# The package's own data (share/payback/pricing and scenarios), the place the library looks after
+# $PAYBACK_PRICING_DIR and beside the running program (payback/base/data_directory.hpp).
+_core.set_package_data_directory(str(_files(__name__) / "share" / "payback"))
+
+__version__ = _core.version()  # the CMake project's version, as `payback --version` and the wheel
 
 __all__ = [
     "Breakeven",
@@ -34,6 +40,7 @@ __all__ = [
     "Tornado",
     "bench",
     "catalog",
+    "catalog_directory",
     "keys",
     "load",
     "loads",

@@ -16,8 +16,6 @@ from . import _core
 from .errors import InputError
 from .results import _frame_html
 
-_VERSION = "0.1.0"
-
 #: One catalog row (``_core.catalog``): the CSV file's columns by name, None where a cell is empty.
 CatalogValue: TypeAlias = str | int | float | bool | None
 CatalogRow: TypeAlias = dict[str, CatalogValue]
@@ -63,6 +61,12 @@ def catalog(what: str, directory: str | os.PathLike[str] | None = None) -> pd.Da
     ``as_of``, ``source`` and file row. ``directory`` reads another pricing/ directory."""
     rows = _core.catalog(what, os.fspath(directory) if directory is not None else "")
     return pd.DataFrame(rows)
+
+
+def catalog_directory() -> tuple[str, str]:
+    """The pricing catalogs' directory in use and why that one (``payback catalog --where``):
+    ``$PAYBACK_PRICING_DIR``, beside the program or module, or this package's own data."""
+    return _core.data_directory("pricing")
 
 
 class Profile:
@@ -154,7 +158,7 @@ def bench(
             devices.append("cuda")
         else:
             skipped.append({"device": "cuda", "reason": cuda["reason"]})
-    software = [("payback", _VERSION), ("python", platform.python_version())]
+    software = [("payback", _core.version()), ("python", platform.python_version())]
     if cuda["available"]:
         software.append(("cuda_device", cuda["device_name"]))
     text = _core.bench(devices, workloads, list(batches), threads, repeats, seconds,

@@ -5,7 +5,9 @@
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
+#include "payback/base/data_directory.hpp"
 #include "payback/base/error.hpp"
+#include "payback/base/version.hpp"
 #include "payback/bench/cuda_trainer.hpp"
 #include "payback/bench/measure.hpp"
 #include "payback/market/catalog.hpp"
@@ -150,6 +152,22 @@ void bind_data(py::module_& m) {
             throw InputError("catalog", 0, "", "expected gpus, instances, parts, rates or rental, got \"" + what + "\"");
         },
         py::arg("what"), py::arg("directory") = "");
+
+    // Where the shipped data is found (payback/base/data_directory.hpp); the package registers its own
+    // on import, the third place looked.
+    m.def("set_package_data_directory",
+          [](const std::string& directory) { set_package_data_directory(directory); }, py::arg("directory"));
+    m.def(
+        "data_directory",
+        [](const std::string& which) {
+            if (which != "pricing" && which != "scenarios")
+                throw InputError("data_directory", 0, "", "expected pricing or scenarios, got \"" + which + "\"");
+            const DataDirectory found =
+                find_data_directory(which == "pricing" ? ShippedData::pricing : ShippedData::scenarios);
+            return py::make_tuple(found.path.string(), found.reason);
+        },
+        py::arg("which"));
+    m.def("version", [] { return std::string(payback::version()); });
 
     m.def("workload_names", &bench::workload_names);
     m.def("cuda_status", [] {

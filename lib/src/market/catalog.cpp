@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "base/csv_reader.hpp"
+#include "payback/base/data_directory.hpp"
 #include "payback/base/error.hpp"
 #include "payback/base/suggest.hpp"
 #include "payback/base/text_file.hpp"
@@ -247,10 +248,7 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
 }
 
 const Catalog& Catalog::shipped() {
-    static const Catalog catalog = [] {
-        const char* dir = std::getenv("PAYBACK_PRICING_DIR");
-        return load(dir && *dir ? dir : PAYBACK_PRICING_DIR);
-    }();
+    static const Catalog catalog = load(find_data_directory(ShippedData::pricing).path.string());
     return catalog;
 }
 

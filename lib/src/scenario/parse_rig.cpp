@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "payback/base/data_directory.hpp"
 #include "payback/market/catalog.hpp"
 #include "payback/scenario/rig_energy.hpp"
 #include "scenario/scenario_readers.hpp"
@@ -305,10 +306,7 @@ void check_rig(const TomlReader& root, const Scenario& s) {
     check_wiring(root, s);
 }
 
-std::filesystem::path pricing_dir() {
-    if (const char* dir = std::getenv("PAYBACK_PRICING_DIR"); dir && *dir) return dir;
-    return PAYBACK_PRICING_DIR;
-}
+std::filesystem::path pricing_dir() { return find_data_directory(ShippedData::pricing).path; }
 
 }  // namespace payback::detail
 

@@ -51,7 +51,7 @@ ScalingWorkload job_scaling_workload(const TrainingJob& job);
 /// against the workload.
 void check_rig(const TomlReader& root, const Scenario& s);
 
-/// pricing/ of this source tree, or $PAYBACK_PRICING_DIR.
+/// The shipped price catalogs' directory (payback/base/data_directory.hpp).
 std::filesystem::path pricing_dir();
 
 }  // namespace payback::detail

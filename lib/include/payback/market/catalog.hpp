@@ -110,7 +110,7 @@ public:
     /// name the files as if they were in `directory` (for tests and the fuzzer).
     static Catalog parse(const std::string& directory,
                          const std::function<std::string(const std::string& file_name)>& text_of);
-    /// The catalogs of this source tree (or $PAYBACK_PRICING_DIR), loaded once.
+    /// The shipped catalogs (find_data_directory: $PAYBACK_PRICING_DIR, the install, the package), loaded once.
     static const Catalog& shipped();
 
     const std::vector<GpuSpec>& gpus() const { return gpus_; }
