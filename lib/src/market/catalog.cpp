@@ -1,6 +1,7 @@
 #include "payback/market/catalog.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -9,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "base/csv_reader.hpp"
+#include "payback/base/calendar.hpp"
 #include "payback/base/data_directory.hpp"
 #include "payback/base/error.hpp"
 #include "payback/base/suggest.hpp"
@@ -42,6 +44,24 @@ public:
     double required_number(std::string_view column, double lo, double hi) const {
         required(column);
         return *number(column, lo, hi);
+    }
+    // A count, a year or a number of seconds: "1.5" is refused rather than cut to 1.
+    std::optional<double> whole_number(std::string_view column, double lo, double hi) const {
+        const auto value = number(column, lo, hi);
+        if (value && *value != std::floor(*value))
+            throw table_.error(row_, column, fmt::format("expected a whole number, got {}", *value));
+        return value;
+    }
+    double required_whole_number(std::string_view column, double lo, double hi) const {
+        required(column);
+        return *whole_number(column, lo, hi);
+    }
+    // A date cell that may be empty; when filled, YYYY-MM-DD or YYYY-MM.
+    std::string date_or_month(std::string_view column) const {
+        std::string value = text(column);
+        if (!value.empty() && !parse_date(value))
+            throw table_.error(row_, column, "expected a date YYYY-MM-DD or YYYY-MM, got \"" + value + "\"");
+        return value;
     }
     RowOrigin origin() const {
         RowOrigin o{table_.path(), table_.line_of(row_), required("as_of"), required("source")};
@@ -128,7 +148,7 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
             GpuSpec g;
             g.name = row.required("name");
             g.vendor = row.text("vendor");
-            g.release_date = row.text("release_date");
+            g.release_date = row.date_or_month("release_date");
             g.launch_price_usd = row.number("launch_price_usd", 50, 100000);
             g.board_power_watts = row.number("board_power_watts", 30, 1500);
             g.memory_gb = row.number("memory_gb", 1, 512);
@@ -156,7 +176,7 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
             i.instance = row.required("instance");
             i.region = row.required("region");
             i.gpu = row.required("gpu");
-            i.gpu_count = static_cast<int>(row.required_number("gpu_count", 1, 64));
+            i.gpu_count = static_cast<int>(row.required_whole_number("gpu_count", 1, 64));
             i.gpu_memory_gb = row.number("gpu_memory_gb", 1, 512);
             i.vcpus = row.number("vcpus", 1, 1024);
             i.ram_gb = row.number("ram_gb", 1, 8192);
@@ -164,8 +184,8 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
             i.spot_per_hour = row.number("spot_per_hour", 0.005, 500);
             i.reserved_1y_per_hour = row.number("reserved_1y_per_hour", 0.005, 500);
             i.reserved_3y_per_hour = row.number("reserved_3y_per_hour", 0.005, 500);
-            i.billing_increment_seconds = row.number("billing_increment_seconds", 1, 86400);
-            i.billing_minimum_seconds = row.number("billing_minimum_seconds", 0, 86400);
+            i.billing_increment_seconds = row.whole_number("billing_increment_seconds", 1, 86400);
+            i.billing_minimum_seconds = row.whole_number("billing_minimum_seconds", 0, 86400);
             i.currency = row.required("currency");
             if (!i.on_demand_per_hour && !i.spot_per_hour && !i.reserved_1y_per_hour && !i.reserved_3y_per_hour)
                 throw row.error("on_demand_per_hour", "a row needs at least one price");
@@ -182,10 +202,10 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
             p.kind = row.required("kind");
             p.name = row.required("name");
             p.price_usd = row.number("price_usd", 1, 20000);
-            p.price_date = row.text("price_date");
+            p.price_date = row.date_or_month("price_date");
             p.idle_watts = row.number("idle_watts", 0, 1000);
             p.load_watts = row.number("load_watts", 0, 2000);
-            if (const auto lanes = row.number("pcie_lanes", 1, 256)) p.pcie_lanes = static_cast<int>(*lanes);
+            if (const auto lanes = row.whole_number("pcie_lanes", 1, 256)) p.pcie_lanes = static_cast<int>(*lanes);
             if (!row.text("pcie_slots").empty()) p.pcie_slots = parse_slots(row, row.text("pcie_slots"));
             p.psu_capacity_watts = row.number("psu_capacity_watts", 100, 5000);
             if (!row.text("psu_rating").empty()) {
@@ -204,7 +224,7 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
             r.name = row.text("name");
             r.price_per_kwh = row.required_number("price_per_kwh", 0.005, 2.0);
             r.currency = row.required("currency");
-            r.year = static_cast<int>(row.required_number("year", 1990, 2100));
+            r.year = static_cast<int>(row.required_whole_number("year", 1990, 2100));
             r.origin = row.origin();
             return r;
         },
@@ -216,7 +236,7 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
         [](const Row& row) {
             RentalMarket m;
             m.market = row.required("market");
-            m.gpu = row.text("gpu");
+            m.gpu = row.required("gpu");
             m.host_price_per_hour = row.number("host_price_per_hour", 0.005, 50);
             m.platform_fee = row.number("platform_fee", 0, 0.9);
             m.occupancy = row.number("occupancy", 0, 1);
@@ -234,7 +254,7 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
         [](const Row& row) {
             RentalDiscount d;
             d.market = row.required("market");
-            d.months = static_cast<int>(row.required_number("months", 1, 60));
+            d.months = static_cast<int>(row.required_whole_number("months", 1, 60));
             d.discount = row.required_number("discount", 0, 0.9);
             d.origin = row.origin();
             return d;
