@@ -11,6 +11,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -474,6 +475,21 @@ TEST_CASE("an unknown subcommand or flag exits 2", "[cli]") {
     const Result r = run("compare --frobnicate");
     CHECK_THAT(r.err, Catch::Contains("--frobnicate"));
     CHECK_THAT(run("frobnicate").err, Catch::Contains("unknown command \"frobnicate\""));
+}
+
+TEST_CASE("a mistyped command gets the one it was likely meant to be", "[cli]") {
+    // One letter too many, one dropped, two swapped: each within closest_match's reach.
+    for (const auto& [typed, meant] : {std::pair{"comparee", "compare"}, std::pair{"chek", "check"},
+                                       std::pair{"cashfolw", "cashflow"}}) {
+        INFO("payback " << typed);
+        const Result r = run(typed);
+        check_bad_input(r);
+        CHECK(r.err == std::string("payback: unknown command \"") + typed + "\"; did you mean \"" + meant + "\"?\n");
+    }
+    // Nothing close: the list of commands instead, still one line.
+    const Result r = run("frobnicate");
+    CHECK_THAT(r.err, Catch::Contains("the commands are compare, explain,"));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
 }
 
 TEST_CASE("--help exits 0 and lists the subcommands", "[cli]") {
