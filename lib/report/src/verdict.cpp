@@ -92,7 +92,7 @@ std::string biggest_reason(const Scenario& s, const Comparison& c, const VersusR
     const double difference = on_cloud.running_per_month - on_rig.running_per_month;
     if (capital <= 0.0) {
         out += "; building needs no capital up front";
-    } else if (difference <= 0.0) {
+    } else if (difference < 0.005) {  // under half a cent: equal months, up to rounding
         out += fmt::format("; at no saving a month, the {} of parts is never recovered", money(capital, s.currency));
     } else {
         const double months = capital / difference;
