@@ -81,7 +81,7 @@ std::string instance_suggestions(const Catalog& catalog) {
 
 }  // namespace
 
-InitChoices ask_init_choices(std::istream& in, std::ostream& out, const Catalog& catalog, InitChoices defaults) {
+InitChoices ask_init_choices(std::istream& in, std::ostream& out, const Catalog& catalog, const InitChoices& defaults) {
     InitChoices c = defaults;
     out << "A scenario in four answers; Enter takes the value in brackets.\n\n"
         << "The rig's GPU, a name in pricing/gpus.csv (`payback catalog gpus` lists them all).\n"

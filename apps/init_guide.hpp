@@ -23,7 +23,7 @@ struct InitChoices {
 
 /// Asks for each choice in turn until the catalog knows the answer (its suggestion shown otherwise),
 /// `defaults` on an empty answer. Throws InputError when `in` ends before the last answer.
-InitChoices ask_init_choices(std::istream& in, std::ostream& out, const Catalog& catalog, InitChoices defaults);
+InitChoices ask_init_choices(std::istream& in, std::ostream& out, const Catalog& catalog, const InitChoices& defaults);
 
 /// The catalog rows the choices name, in a few lines: what the scenario takes from each.
 std::string filled_in(const InitChoices& choices, const Catalog& catalog);
