@@ -1,10 +1,15 @@
 // payback check SCENARIO [--set k=v]...: validate, and print the scenario as resolved, each value
-// with its unit from the key table (payback/scenario/keys.hpp).
+// with its unit from the key table (payback/scenario/keys.hpp); --json gives each value's source too
+// (the report's assumptions table, payback/scenario/assumptions.hpp).
 #include <memory>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "command_common.hpp"
 #include "commands.hpp"
+#include "payback/scenario/assumptions.hpp"
 #include "payback/scenario/keys.hpp"
 
 namespace payback::cli {
@@ -30,18 +35,40 @@ std::string with_units(const std::string& toml, const std::string& currency) {
     return out;
 }
 
+// Every value with its unit and source: the same rows as the report's assumptions table.
+std::string assumptions_json(const Scenario& scenario, const std::vector<Override>& overrides) {
+    nlohmann::ordered_json values = nlohmann::ordered_json::array();
+    for (const Assumption& a : assumptions(scenario, overrides))
+        values.push_back({{"key", a.key}, {"value", a.value}, {"unit", unit_of(a.key, scenario.currency)},
+                          {"source", a.source}});
+    const nlohmann::ordered_json out = {{"scenario", scenario.source}, {"valid", true}, {"currency", scenario.currency},
+                                {"values", values}};
+    return out.dump(2) + "\n";
+}
+
 }  // namespace
 
 void add_check_command(CLI::App& app) {
-    auto args = std::make_shared<ScenarioArgs>();
+    struct Args {
+        ScenarioArgs scenario;
+        Output output;
+    };
+    auto args = std::make_shared<Args>();
     CLI::App* command = app.add_subcommand(
-        "check", "Validate a scenario and print it with every default filled in, each value with its unit");
-    add_scenario_args(*command, *args, false);
+        "check", "Validate a scenario and print it with every default filled in, each value with its unit "
+                 "(--json: and its source: file line, --set, catalog row and date, or default)");
+    add_scenario_args(*command, args->scenario, false);
+    add_output_options(*command, args->output, {Format::table, Format::json});
     add_example(*command, {"payback check scenarios/venus-2019.toml",
-                           "payback check my.toml --set electricity.price_per_kwh=0.3"});
+                           "payback check my.toml --set electricity.price_per_kwh=0.3",
+                           "payback check my.toml --json"});
     command->callback([args] {
-        const Scenario scenario = load(*args);
-        emit("# " + scenario.source + ": valid\n" + with_units(to_toml(scenario), scenario.currency));
+        const Scenario scenario = load(args->scenario);
+        if (args->output.format == Format::json) {
+            emit(args->output, assumptions_json(scenario, parsed_overrides(args->scenario)));
+            return;
+        }
+        emit(args->output, "# " + scenario.source + ": valid\n" + with_units(to_toml(scenario), scenario.currency));
     });
 }
 

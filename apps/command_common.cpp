@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <system_error>
 
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include "payback/base/data_directory.hpp"
 #include "payback/base/error.hpp"
 #include "payback/base/format.hpp"
+#include "terminal.hpp"
 
 namespace payback::cli {
 
@@ -31,10 +33,14 @@ std::string default_scenario_path() {
     return (find_data_directory(ShippedData::scenarios).path / "venus-2019.toml").string();
 }
 
+std::vector<Override> parsed_overrides(const ScenarioArgs& args) {
+    std::vector<Override> out;
+    for (const auto& assignment : args.assignments) out.push_back(parse_override(assignment));
+    return out;
+}
+
 Scenario load(const ScenarioArgs& args) {
-    std::vector<Override> overrides;
-    for (const auto& assignment : args.assignments) overrides.push_back(parse_override(assignment));
-    return load_scenario(args.path.empty() ? default_scenario_path() : args.path, overrides);
+    return load_scenario(args.path.empty() ? default_scenario_path() : args.path, parsed_overrides(args));
 }
 
 void add_example(CLI::App& command, const std::vector<std::string>& examples) {
@@ -62,6 +68,11 @@ void add_example(CLI::App& command, const std::vector<std::string>& examples) {
 }
 
 bool Output::to_terminal() const { return path.empty() && isatty(STDOUT_FILENO) != 0; }
+
+std::size_t table_width(const Output& output, bool wide) {
+    if (wide) return std::numeric_limits<std::size_t>::max() / 2;  // room for any table, and for sums of widths
+    return output.to_terminal() ? terminal_width() : 80;
+}
 
 void add_output_options(CLI::App& command, Output& output, const std::vector<Format>& formats) {
     static const std::vector<std::pair<std::string, Format>> names = {

@@ -25,6 +25,9 @@ void add_scenario_args(CLI::App& command, ScenarioArgs& args, bool optional);
 /// The default scenario: $PAYBACK_DEFAULT_SCENARIO, else venus-2019.toml of the shipped scenarios.
 std::string default_scenario_path();
 
+/// The --set assignments of `args`, parsed. Throws InputError.
+std::vector<Override> parsed_overrides(const ScenarioArgs& args);
+
 /// Loads the scenario named by `args` (or the default) with its overrides. Throws InputError.
 Scenario load(const ScenarioArgs& args);
 
@@ -40,6 +43,9 @@ struct Output {
     std::string path;  ///< --output; empty: stdout
     bool to_terminal() const;  ///< stdout is a terminal (and no --output)
 };
+
+/// The width of text tables: unlimited with `wide`, the terminal's on a terminal, else 80 columns.
+std::size_t table_width(const Output& output, bool wide);
 
 /// Adds --format with the formats the command has (the first is the default), --json and --csv as
 /// shorthands where the command has them, and -o/--output FILE.

@@ -1,7 +1,6 @@
 // payback compare [SCENARIO] [--set k=v]... [--cloud FILTER] [--format table|json|csv] [-o FILE]
 #include <algorithm>
 #include <memory>
-#include <optional>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -32,6 +31,7 @@ struct CompareArgs {
     ScenarioArgs scenario;
     std::string cloud_filter;
     Output output;
+    bool wide = false;
 };
 
 // The IRR for a table cell: a rate, or why there is none.
@@ -61,11 +61,28 @@ std::vector<const Metric*> shown(MetricScope scope) {
     return out;
 }
 
-// A text table's columns: the first ones, then one per metric shown.
-std::vector<TextTable::Column> columns(std::vector<TextTable::Column> first, const std::vector<const Metric*>& metrics) {
-    for (const Metric* m : metrics) first.push_back({std::string(m->header)});
-    return first;
-}
+// Metrics down, options across: each answer is read along one row, each option's name heads its
+// column (wrapped, never cut), and the table widens only with the number of options.
+class MetricsByOption {
+public:
+    MetricsByOption(const std::string& corner, const std::vector<std::string>& options)
+        : table_(columns(corner, options)) {
+        table_.wrap_headers_at(16);  // two or three short lines for "AWS p3.2xlarge (V100) on-demand"
+    }
+    void add(const std::string& label, std::vector<std::string> cells) {
+        cells.insert(cells.begin(), label);
+        table_.add_row(std::move(cells));
+    }
+    std::string render(const Style& style, std::size_t width) const { return table_.render(style, width); }
+
+private:
+    static std::vector<TextTable::Column> columns(const std::string& corner, const std::vector<std::string>& options) {
+        std::vector<TextTable::Column> out{{corner, TextTable::Align::left}};
+        for (const auto& name : options) out.push_back({name});
+        return out;
+    }
+    TextTable table_;
+};
 
 // The rig as hardware, in a few sentences: circuit, heat, energy, carbon, scheduling, scaling.
 std::string hardware_text(const Scenario& s, const Comparison& c, const Style& style) {
@@ -108,64 +125,70 @@ std::string hardware_text(const Scenario& s, const Comparison& c, const Style& s
 }
 
 // With a [workload] job: what a run costs on each option, and where each throughput came from.
-std::string job_text(const Scenario& s, const Comparison& c, const Style& style) {
+std::string job_text(const Scenario& s, const Comparison& c, const Style& style, std::size_t width) {
     if (!s.job || c.options.empty() || !c.options.front().job) return "";
     const TrainingJob& j = *s.job;
     std::string out = "\n" + wrapped(fmt::format("A run: {} epochs of {} samples of {} (batch {}), {} runs a month",
                                                  amount(j.epochs, 2), amount(j.samples_per_epoch), j.model, j.batch,
                                                  amount(j.runs_per_month, 1)));
-    using A = TextTable::Align;
-    const std::vector<const Metric*> metrics = shown(MetricScope::job);
-    TextTable table(columns({{"option", A::left}}, metrics));
-    for (const OptionResult& o : c.options) {
-        std::vector<std::string> row{o.name};
-        for (const Metric* m : metrics) row.push_back(text_cell(*m, metric_value(*m, o)));
-        table.add_row(std::move(row));
+    std::vector<std::string> names;
+    for (const OptionResult& o : c.options) names.push_back(o.name);
+    MetricsByOption table("a run", names);
+    for (const Metric* m : shown(MetricScope::job)) {
+        std::vector<std::string> cells;
+        for (const OptionResult& o : c.options) cells.push_back(text_cell(*m, metric_value(*m, o)));
+        table.add(std::string(m->header), std::move(cells));
     }
-    out += table.render(style);
+    out += table.render(style, width);
     out += wrapped("Throughput: " + s.rig.name + " " + j.gpu_origin);
     for (const CloudOption& cloud : s.clouds)
         if (!cloud.throughput_origin.empty()) out += wrapped("Throughput: " + cloud.name + " " + cloud.throughput_origin);
     return out;
 }
 
-std::string text_report(const Scenario& s, const Comparison& c, const Style& style) {
+std::string text_report(const Scenario& s, const Comparison& c, const Style& style, std::size_t width) {
     std::string out = wrapped(fmt::format("{}: {} months, {:.4g} GPU-hours of training a month, discount rate "
                                           "{:.1f}%/yr, {}{}",
                                           s.name, s.horizon_months, units::in_hours(s.training_per_month),
                                           s.discount_rate * 100.0, s.currency,
                                           s.perspective == Perspective::business ? ", business (after tax)" : "")) +
                       "\n";
-    using A = TextTable::Align;
-    const std::vector<const Metric*> option_metrics = shown(MetricScope::option);
-    TextTable options(columns({{"option", A::left}, {"kind", A::left}}, option_metrics));
-    for (const OptionResult& o : c.options) {
-        std::vector<std::string> row{o.name, to_string(o.kind)};
-        for (const Metric* m : option_metrics)  // a cloud option's kWh (0: none of the rig's) stays blank
-            row.push_back(m->name == "energy_kwh" && o.kind != OptionKind::diy ? "" : text_cell(*m, metric_value(*m, o)));
-        options.add_row(std::move(row));
+    std::vector<std::string> names;
+    for (const OptionResult& o : c.options) names.push_back(o.name);
+    MetricsByOption options("option", names);
+    std::vector<std::string> kinds;
+    for (const OptionResult& o : c.options) kinds.push_back(to_string(o.kind));
+    options.add("kind", std::move(kinds));
+    for (const Metric* m : shown(MetricScope::option)) {
+        std::vector<std::string> cells;
+        for (const OptionResult& o : c.options)  // a cloud option's kWh (0: none of the rig's) stays blank
+            cells.push_back(m->name == "energy_kwh" && o.kind != OptionKind::diy ? "" : text_cell(*m, metric_value(*m, o)));
+        options.add(std::string(m->header), std::move(cells));
     }
-    out += options.render(style);
-    out += job_text(s, c, style);
+    out += options.render(style, width);
+    out += job_text(s, c, style, width);
     out += hardware_text(s, c, style);
-    const std::vector<const Metric*> pair_metrics = shown(MetricScope::pair);
-    std::string rig;
-    std::optional<TextTable> versus;
-    const auto flush = [&] {
-        if (versus) out += "\n" + versus->render(style);
-    };
-    for (const VersusResult& v : c.versus) {
-        if (v.rig != rig) {
-            flush();
-            rig = v.rig;
-            versus.emplace(columns({{rig + " against", A::left}}, pair_metrics));
+    // One table for each way of building (the rig alone, then renting it out): its cloud options across.
+    std::vector<std::string> rigs;
+    for (const VersusResult& v : c.versus)
+        if (std::find(rigs.begin(), rigs.end(), v.rig) == rigs.end()) rigs.push_back(v.rig);
+    for (const std::string& rig : rigs) {
+        std::vector<const VersusResult*> pairs;
+        std::vector<std::string> clouds;
+        for (const VersusResult& v : c.versus)
+            if (v.rig == rig) {
+                pairs.push_back(&v);
+                clouds.push_back(v.cloud);
+            }
+        MetricsByOption versus(rig + " against", clouds);
+        for (const Metric* m : shown(MetricScope::pair)) {
+            std::vector<std::string> cells;
+            for (const VersusResult* v : pairs)  // the IRR, or why there is none
+                cells.push_back(m->name == "irr" ? irr_cell(*v) : text_cell(*m, metric_value(*m, *v)));
+            versus.add(std::string(m->header), std::move(cells));
         }
-        std::vector<std::string> row{v.cloud};
-        for (const Metric* m : pair_metrics)  // the IRR, or why there is none
-            row.push_back(m->name == "irr" ? irr_cell(v) : text_cell(*m, metric_value(*m, v)));
-        versus->add_row(std::move(row));
+        out += "\n" + versus.render(style, width);
     }
-    flush();
     return out + "\n" + style.bold(wrapped(verdict(c, s)));
 }
 
@@ -257,6 +280,8 @@ void add_compare_command(CLI::App& app) {
                         "Compare with every catalog instance matching, e.g. \"gpu_memory_gb>=24,provider==aws\", "
                         "cheapest per hour of work first");
     add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
+    command->add_flag("--wide", args->wide,
+                      "Tables as wide as they need, for a file (default: the terminal's width, else 80 columns)");
     add_example(*command, {"payback compare scenarios/venus-2019.toml",
                            "payback compare scenarios/venus-2019.toml --set workload.gpu_hours_per_month=400 --format csv",
                            "payback compare scenarios/rtx3080-home.toml --cloud \"gpu_memory_gb>=24,provider==aws\""});
@@ -271,7 +296,8 @@ void add_compare_command(CLI::App& app) {
         else if (output.format == Format::csv)
             emit(output, csv_report(comparison));
         else
-            emit(output, text_report(scenario, comparison, Style::for_stdout(output.to_terminal())));
+            emit(output, text_report(scenario, comparison, Style::for_stdout(output.to_terminal()),
+                                     table_width(output, args->wide)));
     });
 }
 

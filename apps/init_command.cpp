@@ -1,17 +1,25 @@
-// payback init [--gpu NAME] [--cloud PROVIDER:INSTANCE] [--rate PRICE] [--hours H] [-o FILE]
+// payback init [--gpu NAME] [--cloud PROVIDER:INSTANCE] [--rate PRICE | --region CODE] [--hours H] [-o FILE]
 // A scenario to start from: one GPU from pricing/gpus.csv in a rig, one instance from
 // pricing/cloud-instances.csv to rent instead, the electricity price of pricing/electricity-prices.csv
 // (or --rate), every value commented with the catalog row it came from or marked as an assumption.
 // The scenario names the catalog rows (gpu = ..., instance = ...), so `payback check` shows the
-// values as resolved and a newer catalog updates them.
+// values as resolved and a newer catalog updates them. On a terminal and without flags it asks for
+// each choice instead (init_guide.hpp).
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "command_common.hpp"
 #include "commands.hpp"
+#include "init_guide.hpp"
 #include "payback/base/error.hpp"
 #include "payback/market/catalog.hpp"
 #include "payback/scenario/keys.hpp"
@@ -21,10 +29,7 @@ namespace payback::cli {
 namespace {
 
 struct InitArgs {
-    std::string gpu = "RTX 4090";
-    std::string cloud = "aws:p5.4xlarge";
-    std::optional<double> rate;
-    double hours = 200;
+    InitChoices choices;
     std::string output;
 };
 
@@ -61,7 +66,7 @@ auto find(const char* option, Lookup lookup) -> decltype(lookup()) {
     }
 }
 
-std::string scenario_text(const InitArgs& args) {
+std::string scenario_text(const InitChoices& args) {
     const Catalog& catalog = Catalog::shipped();
     const GpuSpec& gpu = find("--gpu", [&]() -> const GpuSpec& { return catalog.gpu(args.gpu); });
     const CloudInstance& instance =
@@ -72,7 +77,10 @@ std::string scenario_text(const InitArgs& args) {
     if (!instance.on_demand_per_hour || instance.currency != "USD")
         throw InputError("--cloud", 0, "", fmt::format("{} has no on-demand price in USD in pricing/cloud-instances.csv; "
                                                        "choose another (payback catalog instances)", instance.key()));
-    const ElectricityRate& us = catalog.rate("US");
+    const ElectricityRate& rate = find("--region", [&]() -> const ElectricityRate& { return catalog.rate(args.region); });
+    if (!args.rate && rate.currency != "USD")
+        throw InputError("--region", 0, "", fmt::format("{}'s price in pricing/electricity-prices.csv is in {}, the "
+                                                        "scenario in USD: give --rate in USD", rate.region, rate.currency));
 
     const std::string rig = gpu.name + " rig";
     std::string out = fmt::format(
@@ -117,8 +125,8 @@ std::string scenario_text(const InitArgs& args) {
     if (args.rate)
         out += line(fmt::format("price_per_kwh = {:g}", *args.rate), "from --rate");
     else
-        out += line(fmt::format("price_per_kwh = {:g}", us.price_per_kwh),
-                    fmt::format("EDIT: {} {} average, {}", us.region, us.year, us.origin.describe()));
+        out += line(fmt::format("price_per_kwh = {:g}", rate.price_per_kwh),
+                    fmt::format("EDIT: {} {} average, {}", rate.region, rate.year, rate.origin.describe()));
     out += "\n";
 
     out += header("cloud");
@@ -132,23 +140,62 @@ std::string scenario_text(const InitArgs& args) {
     return out;
 }
 
+
+// The guided start: the questions and the catalog's values on stderr, then the scenario written to
+// the file named (or to stdout when it is not a terminal). A file that exists is not replaced.
+void guided_init(const InitArgs& args) {
+    const Catalog& catalog = Catalog::shipped();
+    const InitChoices choices = ask_init_choices(std::cin, std::cerr, catalog, args.choices);
+    const std::string text = scenario_text(choices);
+    std::cerr << "\n" << filled_in(choices, catalog);
+    if (isatty(STDOUT_FILENO) == 0) {
+        emit(text);
+        return;
+    }
+    std::string path;
+    std::cerr << "\n";
+    for (;;) {
+        std::cerr << "Write the scenario to [my.toml]: " << std::flush;
+        if (!std::getline(std::cin, path))
+            throw InputError("payback init", 0, "", "the answers ended before the scenario was complete");
+        if (path.empty()) path = "my.toml";
+        if (!std::filesystem::exists(path)) break;
+        std::cerr << "  " << path << " exists: give another name (payback init -o FILE replaces a file)\n";
+    }
+    write_file_atomically(path, text);
+    std::cerr << "Wrote " << path << ". Next: payback check " << path << ", then payback compare " << path << "\n";
+}
+
 }  // namespace
 
 void add_init_command(CLI::App& app) {
     auto args = std::make_shared<InitArgs>();
     CLI::App* command = app.add_subcommand(
-        "init", "Write a commented scenario to start from: a GPU rig against a cloud instance, from the catalogs");
-    command->add_option("--gpu", args->gpu, "The rig's GPU, a name in pricing/gpus.csv (default \"RTX 4090\")");
-    command->add_option("--cloud", args->cloud,
+        "init", "Write a commented scenario to start from: a GPU rig against a cloud instance, from the catalogs "
+                "(on a terminal and without flags, it asks)");
+    command->add_option("--gpu", args->choices.gpu, "The rig's GPU, a name in pricing/gpus.csv (default \"RTX 4090\")");
+    command->add_option("--cloud", args->choices.cloud,
                         "The instance to rent, PROVIDER:INSTANCE in pricing/cloud-instances.csv (default aws:p5.4xlarge)");
-    command->add_option("--rate", args->rate, "Electricity price per kWh (default: the catalog's latest US average)")
-        ->check(CLI::Range(0.0, 10.0));
-    command->add_option("--hours", args->hours, "GPU-hours of training a month (default 200)")->check(CLI::Range(0.0, 730.0));
+    auto* rate = command->add_option("--rate", args->choices.rate, "Electricity price per kWh (default: --region's)")
+                     ->check(CLI::Range(0.0, 10.0));
+    command->add_option("--region", args->choices.region,
+                        "Electricity region in pricing/electricity-prices.csv, its latest price (default US)")
+        ->excludes(rate);
+    command->add_option("--hours", args->choices.hours, "GPU-hours of training a month (default 200)")
+        ->check(CLI::Range(0.0, 730.0));
     command->add_option("-o,--output", args->output, "Write the scenario to this file (atomically) instead of stdout");
-    add_example(*command, {"payback init > my.toml",
+    add_example(*command, {"payback init",
+                           "payback init > my.toml",
                            "payback init --gpu \"RTX 3090\" --cloud aws:p3.2xlarge --rate 0.30 -o my.toml"});
-    command->callback([args] {
-        const std::string text = scenario_text(*args);
+    command->callback([args, command] {
+        // Guided only when a person can answer: questions on a terminal, answers from one, no flags.
+        const std::vector<CLI::Option*> options = command->get_options();
+        const bool any_flag = std::any_of(options.begin(), options.end(), [](const CLI::Option* o) { return o->count() > 0; });
+        if (!any_flag && isatty(STDIN_FILENO) != 0 && isatty(STDERR_FILENO) != 0) {
+            guided_init(*args);
+            return;
+        }
+        const std::string text = scenario_text(args->choices);
         if (args->output.empty()) emit(text);
         else write_file_atomically(args->output, text);
     });

@@ -1,9 +1,11 @@
 // payback: build a rig, or rent? The command-line front end.
 // Exit codes: 0 success, 2 bad input (one line on stderr naming the file, line and key), 1 a bug.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -11,6 +13,7 @@
 #include "help_formatter.hpp"
 #include "payback/base/error.hpp"
 #include "payback/base/isa.hpp"
+#include "payback/base/suggest.hpp"
 #include "payback/base/version.hpp"
 #include "payback/report/option_names.hpp"
 
@@ -40,15 +43,18 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
     payback::cli::add_report_command(app);
     payback::cli::add_completion_command(app);
     payback::cli::add_docs_command(app);
-    std::string names;
-    bool known = false;
-    const auto commands = app.get_subcommands({});
-    for (std::size_t i = 0; i < commands.size(); ++i) {
-        names += (i == 0 ? "" : i + 1 == commands.size() ? " and " : ", ") + commands[i]->get_name();
-        known = known || (argc > 1 && commands[i]->get_name() == argv[1]);
-    }
-    if (argc > 1 && argv[1][0] != '-' && !known) {
-        std::fprintf(stderr, "payback: unknown command \"%s\"; the commands are %s\n", argv[1], names.c_str());
+    std::vector<std::string> names;
+    for (const CLI::App* command : app.get_subcommands({})) names.push_back(command->get_name());
+    if (argc > 1 && argv[1][0] != '-' && std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+        // A likely typo gets the one command it was meant to be; anything else gets the list.
+        if (const std::string hint = payback::detail::closest_match(argv[1], names); !hint.empty()) {
+            std::fprintf(stderr, "payback: unknown command \"%s\"; did you mean \"%s\"?\n", argv[1], hint.c_str());
+            return 2;
+        }
+        std::string list;
+        for (std::size_t i = 0; i < names.size(); ++i)
+            list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+        std::fprintf(stderr, "payback: unknown command \"%s\"; the commands are %s\n", argv[1], list.c_str());
         return 2;
     }
     try {

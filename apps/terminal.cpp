@@ -1,5 +1,6 @@
 #include "terminal.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,6 +30,19 @@ Style Style::for_stdout(bool to_terminal) { return Style(to_terminal && colour_a
 
 std::string Style::wrap(const char* code, const std::string& text) const {
     return on_ ? fmt::format("\033[{}m{}\033[0m", code, text) : text;
+}
+
+std::size_t terminal_width() {
+    std::size_t columns = 80;
+    winsize size{};
+    if (const char* env = std::getenv("COLUMNS"); env && *env) {
+        char* end = nullptr;
+        const long n = std::strtol(env, &end, 10);
+        if (*end == '\0' && n > 0) columns = static_cast<std::size_t>(n);
+    } else if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+        columns = size.ws_col;
+    }
+    return std::max<std::size_t>(columns, 40);
 }
 
 std::size_t display_width(const std::string& text) {

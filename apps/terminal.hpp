@@ -51,6 +51,10 @@ private:
     bool drawn_ = false;
 };
 
+/// The terminal's width in columns: COLUMNS when it is a number, else the terminal's own
+/// (stdout's), else 80; at least 40.
+std::size_t terminal_width();
+
 /// The columns `text` takes on a terminal: UTF-8 code points, ANSI escapes not counted.
 std::size_t display_width(const std::string& text);
 

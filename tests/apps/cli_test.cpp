@@ -8,9 +8,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -411,6 +413,45 @@ TEST_CASE("check prints the scenario resolved, and its output checks again", "[c
     CHECK(second.out.substr(second.out.find('\n')) == first.out.substr(first.out.find('\n')));
 }
 
+TEST_CASE("check --json gives every resolved value with its unit and source", "[cli]") {
+    const std::string path = "scenarios/rtx3080-rental.toml";
+    const Result r = run("check " + path + " --json --set electricity.price_per_kwh=0.3");
+    INFO("stderr: " << r.err);
+    REQUIRE(r.code == 0);
+    const json out = json::parse(r.out);
+    CHECK(out["scenario"] == path);
+    CHECK(out["valid"] == true);
+    std::map<std::string, json> by_key;
+    for (const json& v : out["values"]) by_key[v["key"].get<std::string>()] = v;
+    // One of each kind of source: --set, the file's line, a catalog row with its date, the default.
+    CHECK(by_key["electricity.price_per_kwh"]["source"] == "--set");
+    CHECK(by_key["electricity.price_per_kwh"]["value"] == "0.3");
+    CHECK(by_key["electricity.price_per_kwh"]["unit"] == "USD/kWh");
+    CHECK(by_key["cloud[0].name"]["source"] == path + ":70");
+    CHECK(by_key["cloud[0].name"]["value"] == "Lambda 1x A100 40 GB");
+    CHECK_THAT(by_key["cloud[0].price_per_hour"]["source"].get<std::string>(),
+               Catch::StartsWith("pricing/cloud-instances.csv:") && Catch::Contains("as of"));
+    CHECK(by_key["scenario.inflation"]["source"] == "default");
+    CHECK(by_key["scenario.inflation"]["unit"] == "/yr");
+    // Every value cited by line is on that line of the file: "name =" of its key's last name.
+    const std::vector<std::string> file = lines_of(read_file(fs::path(PAYBACK_SOURCE_DIR) / path));
+    int cited = 0;
+    for (const auto& [key, v] : by_key) {
+        const std::string source = v["source"];
+        if (source.rfind(path + ":", 0) != 0) continue;
+        const std::size_t line = std::stoul(source.substr(path.size() + 1));
+        const std::string name = key.substr(key.find_last_of('.') + 1);
+        INFO(key << " cited at " << source);
+        REQUIRE(line <= file.size());
+        CHECK_THAT(file[line - 1], Catch::Contains(name + " ="));
+        ++cited;
+    }
+    CHECK(cited > 10);
+    // --format json is the same; the table is still the default.
+    CHECK(run("check " + path + " --format json --set electricity.price_per_kwh=0.3").out == r.out);
+    CHECK_THAT(run("check " + path).out, Catch::StartsWith("# " + path + ": valid\n"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bad input: exit 2, one line on stderr naming the file, line and key, nothing on stdout
 
@@ -474,6 +515,21 @@ TEST_CASE("an unknown subcommand or flag exits 2", "[cli]") {
     const Result r = run("compare --frobnicate");
     CHECK_THAT(r.err, Catch::Contains("--frobnicate"));
     CHECK_THAT(run("frobnicate").err, Catch::Contains("unknown command \"frobnicate\""));
+}
+
+TEST_CASE("a mistyped command gets the one it was likely meant to be", "[cli]") {
+    // One letter too many, one dropped, two swapped: each within closest_match's reach.
+    for (const auto& [typed, meant] : {std::pair{"comparee", "compare"}, std::pair{"chek", "check"},
+                                       std::pair{"cashfolw", "cashflow"}}) {
+        INFO("payback " << typed);
+        const Result r = run(typed);
+        check_bad_input(r);
+        CHECK(r.err == std::string("payback: unknown command \"") + typed + "\"; did you mean \"" + meant + "\"?\n");
+    }
+    // Nothing close: the list of commands instead, still one line.
+    const Result r = run("frobnicate");
+    CHECK_THAT(r.err, Catch::Contains("the commands are compare, explain,"));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
 }
 
 TEST_CASE("--help exits 0 and lists the subcommands", "[cli]") {

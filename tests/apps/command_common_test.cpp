@@ -3,6 +3,7 @@
 // columns, colour only on a terminal and never with NO_COLOR, progress bars only on a terminal.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "payback/base/format.hpp"
 #include "support/run_cli.hpp"
 #include "support/run_in_terminal.hpp"
 #include "support/temp_dir.hpp"
@@ -164,6 +166,61 @@ TEST_CASE("tables and text fit an 80-column terminal", "[cli][width]") {
             CHECK(columns(line) <= 80);
         }
     }
+}
+
+TEST_CASE("compare lays each pair's metrics out as rows, the options across, no name cut", "[cli][width]") {
+    // Two ways of building (the rig alone and renting it out) against one cloud option.
+    const std::string rental = "scenarios/rtx3080-rental.toml";
+    const Result r = run("compare " + rental);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, !Catch::Contains("~"));
+    const nlohmann::json j = nlohmann::json::parse(run("compare " + rental + " --json").out);
+    REQUIRE(j.at("versus").size() == 2);
+    // One row of NPV savings per way of building, read in one pass: its cell is the JSON's figure.
+    std::vector<std::string> npv_rows;
+    for (const auto& line : lines_of(r.out))
+        if (line.rfind("NPV savings", 0) == 0) npv_rows.push_back(line);
+    REQUIRE(npv_rows.size() == 2);
+    for (std::size_t i = 0; i < 2; ++i) {
+        const double npv = j.at("versus")[i].at("npv_savings").get<double>();
+        INFO(npv_rows[i]);
+        CHECK_THAT(npv_rows[i], Catch::EndsWith("  " + payback::format_amount(npv)));
+    }
+    // Each option's whole name is there, wrapped onto header lines where it is long.
+    for (const auto& option : j.at("options")) {
+        std::string words;
+        for (const auto& line : lines_of(r.out)) words += line + " ";
+        std::istringstream name(option.at("name").get<std::string>());
+        for (std::string word; name >> word;) CHECK_THAT(words, Catch::Contains(word));
+    }
+}
+
+TEST_CASE("compare's tables take a terminal's width, and --wide any width", "[cli][width]") {
+    // Every AWS instance with 24 GB or more: more options than 80 columns hold.
+    const std::string many = "compare scenarios/rtx3080-rental.toml --cloud \"gpu_memory_gb>=24,provider==aws\"";
+    const auto widest = [](const std::string& text) {
+        std::size_t most = 0;
+        for (const auto& line : lines_of(text)) most = std::max(most, columns(line));
+        return most;
+    };
+    const auto blocks = [](const std::string& text) {  // each block of the options table starts with its corner
+        std::size_t n = 0;
+        for (const auto& line : lines_of(text)) n += line.rfind("option", 0) == 0 ? 1 : 0;
+        return n;
+    };
+    const Result narrow = run(many);
+    REQUIRE(narrow.code == 0);
+    CHECK(widest(narrow.out) <= 80);
+    const Result wide = run(many + " --wide");
+    REQUIRE(wide.code == 0);
+    CHECK(widest(wide.out) > 80);
+    CHECK(blocks(wide.out) == 1);
+    CHECK(blocks(narrow.out) > 1);
+    const Result terminal = run_in_terminal(many, "NO_COLOR=1 COLUMNS=160 ");
+    REQUIRE(terminal.code == 0);
+    CHECK(widest(terminal.out) <= 160);
+    CHECK(widest(terminal.out) > 80);
+    CHECK(blocks(terminal.out) < blocks(narrow.out));
 }
 
 TEST_CASE("colour only on a terminal, and not with NO_COLOR", "[cli][colour]") {

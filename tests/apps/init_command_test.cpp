@@ -10,6 +10,7 @@
 
 #include "payback/market/catalog.hpp"
 #include "support/run_cli.hpp"
+#include "support/run_in_terminal.hpp"
 #include "support/temp_dir.hpp"
 
 using nlohmann::json;
@@ -18,6 +19,7 @@ using payback::test::quote;
 using payback::test::read_file;
 using payback::test::Result;
 using payback::test::run;
+using payback::test::run_in_terminal;
 using payback::test::TempDir;
 
 namespace {
@@ -99,4 +101,47 @@ TEST_CASE("init names an unknown GPU or instance, with the nearest catalog name"
     check_bad_input(cloud);
     CHECK_THAT(cloud.err, Catch::Contains("--cloud") && Catch::Contains("did you mean \"aws:p5.4xlarge\"?"));
     check_bad_input(run("init --rate -1"));
+}
+
+TEST_CASE("init on a terminal without flags asks, shows the catalog's values and writes the file", "[cli][init]") {
+    TempDir dir;
+    const std::string path = (dir.path() / "guided.toml").string();
+    // A typo first (the catalog's suggestion, then the question again), a region, the hours, an instance, the file.
+    const std::string typed = "RTX 309\nRTX 3090\nUS-CA\n150\naws:p3.2xlarge\n" + path + "\n";
+    const Result guided = run_in_terminal("init", "", typed);
+    INFO(guided.out);
+    REQUIRE(guided.code == 0);
+    CHECK_THAT(guided.out, Catch::Contains("GPU [RTX 4090]: "));
+    CHECK_THAT(guided.out, Catch::Contains("did you mean \"RTX 3090\"?"));
+    CHECK_THAT(guided.out, Catch::Contains("Price or region [US]: "));
+    CHECK_THAT(guided.out, Catch::Contains("GPU-hours a month [200]: "));
+    CHECK_THAT(guided.out, Catch::Contains("Instance [aws:p5.4xlarge]: "));
+    // What the catalogs filled in, each with its row.
+    const payback::Catalog& catalog = payback::Catalog::shipped();
+    CHECK_THAT(guided.out, Catch::Contains("From the catalogs:") &&
+                               Catch::Contains("RTX 3090: 1,499 USD at launch, 350 W (pricing/gpus.csv:") &&
+                               Catch::Contains("electricity: 0.2951 USD/kWh, California 2023 (pricing/electricity-prices.csv:"));
+    CHECK(catalog.rate("US-CA").price_per_kwh == 0.2951);  // EIA Electric Power Annual 2023, California
+    CHECK_THAT(guided.out, Catch::Contains("Wrote " + path));
+    // The file is the one the same choices give as flags, byte for byte.
+    const Result flags = run("init --gpu 'RTX 3090' --region US-CA --hours 150 --cloud aws:p3.2xlarge");
+    REQUIRE(flags.code == 0);
+    CHECK(read_file(path) == flags.out);
+    CHECK(run("check " + quote(path)).code == 0);
+}
+
+TEST_CASE("init with flags, or without a terminal, asks nothing", "[cli][init]") {
+    // On a terminal but with a flag: the scenario on stdout and no question.
+    const Result flagged = run_in_terminal("init --hours 100");
+    REQUIRE(flagged.code == 0);
+    CHECK_THAT(flagged.out, Catch::Contains("gpu_hours_per_month = 100 ") && !Catch::Contains("GPU [RTX 4090]"));
+    // Not a terminal: as before, stderr empty.
+    const Result piped = run("init");
+    REQUIRE(piped.code == 0);
+    CHECK(piped.err.empty());
+    CHECK_THAT(piped.out, Catch::StartsWith("# RTX 4090 rig against renting aws:p5.4xlarge"));
+    // Answers that end early: exit 2 with one line, no file.
+    const Result cut = run_in_terminal("init", "", "RTX 3090\n");
+    CHECK(cut.code == 2);
+    CHECK_THAT(cut.out, Catch::Contains("the answers ended before the scenario was complete"));
 }

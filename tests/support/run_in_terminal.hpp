@@ -9,12 +9,17 @@
 namespace payback::test {
 
 /// `payback <args>` on a terminal, with `environment` ("NO_COLOR=1 ", or "") before it; TERM is xterm.
-inline Result run_in_terminal(const std::string& args, const std::string& environment = "") {
+/// `typed` is what a person types, all at once: the terminal echoes it into `out`.
+inline Result run_in_terminal(const std::string& args, const std::string& environment = "",
+                              const std::string& typed = "") {
     const std::string inner = "cd " + quote(PAYBACK_SOURCE_DIR) + " && unset PAYBACK_DEFAULT_SCENARIO NO_COLOR && " +
                               environment + "TERM=xterm " + quote(PAYBACK_BINARY) + " " + args;
     TempDir dir;
     const auto err_path = dir.path() / "stderr";
-    const std::string command = "script -qec " + quote(inner) + " /dev/null </dev/null 2>" + quote(err_path.string());
+    const auto typed_path = dir.path() / "typed";
+    write_file(typed_path, typed);
+    const std::string command =
+        "script -qec " + quote(inner) + " /dev/null <" + quote(typed_path.string()) + " 2>" + quote(err_path.string());
     FILE* pipe = popen(command.c_str(), "r");
     REQUIRE(pipe != nullptr);
     Result result{-1, {}, {}};

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "payback/base/format.hpp"
+#include "payback/model/cashflow.hpp"
 #include "payback/model/cost_breakdown.hpp"
 
 namespace payback {
@@ -21,6 +22,38 @@ std::size_t option_index(const Comparison& c, const std::string& name) {
 
 std::string money(double amount, const std::string& currency) {
     return fmt::format("{} {}", format_amount(amount), currency);
+}
+
+// A monthly figure: cents while they matter.
+std::string money_a_month(double amount, const std::string& currency) {
+    return fmt::format("{} {}", format_amount(amount, std::fabs(amount) < 100.0 ? 2 : 0), currency);
+}
+
+// An option's undiscounted costs over the horizon, split into what buying the parts takes (capital),
+// what the parts give back when sold (resale), and the rest as an average month (running): energy,
+// upkeep, cloud bills, rental income and fees, loan interest and tax. The loan's proceeds and
+// principal only move the capital in time, so they are neither.
+struct RunningAndCapital {
+    double capital = 0.0;
+    double resale = 0.0;
+    double running_per_month = 0.0;
+};
+
+RunningAndCapital running_and_capital(const CashFlows& t) {
+    RunningAndCapital out;
+    const auto total = [&](const std::string& item) {
+        double sum = 0.0;
+        for (double v : t.column(item)) sum += v;
+        return sum;
+    };
+    double running = 0.0;
+    for (const std::string& item : CashFlows::line_item_names()) {
+        if (item == "capex") out.capital = -total(item);
+        else if (item == "resale") out.resale = total(item);
+        else if (item != "loan_proceeds" && item != "loan_principal") running -= total(item);
+    }
+    if (t.months() > 0) out.running_per_month = running / static_cast<double>(t.months());
+    return out;
 }
 
 }  // namespace
@@ -48,17 +81,31 @@ std::string verdict(const Comparison& c, const Scenario& s) {
 }
 
 std::string biggest_reason(const Scenario& s, const Comparison& c, const VersusResult& pair) {
-    const std::size_t rig = option_index(c, pair.rig), cloud = option_index(c, pair.cloud);
-    const std::vector<CostGroup> list = cost_breakdown(c);
-    if (list.empty()) return "Neither option costs anything.";
-    // The group with the largest gap, in whichever direction it points.
-    const CostGroup& g = *std::max_element(list.begin(), list.end(), [&](const CostGroup& a, const CostGroup& b) {
-        return std::fabs(a.per_option[rig] - a.per_option[cloud]) < std::fabs(b.per_option[rig] - b.per_option[cloud]);
-    });
-    const double on_rig = g.per_option[rig], on_cloud = g.per_option[cloud];
-    return fmt::format("The largest difference is {}: {} {} for {} against {} {} for {} over {} months.", g.name,
-                       format_amount(on_rig), s.currency, pair.rig, format_amount(on_cloud), s.currency, pair.cloud,
-                       s.horizon_months);
+    const CashFlows& rig = c.cashflows[option_index(c, pair.rig)];
+    const CashFlows& cloud = c.cashflows[option_index(c, pair.cloud)];
+    const RunningAndCapital on_rig = running_and_capital(rig), on_cloud = running_and_capital(cloud);
+    const auto a_month = [&](double amount) { return money_a_month(amount, s.currency); };
+    const std::string rig_name = pair.rig == s.rig.name ? "the rig" : pair.rig;
+    std::string out = fmt::format("Running {} costs {} a month against {} for {}", rig_name,
+                                  a_month(on_rig.running_per_month), a_month(on_cloud.running_per_month), pair.cloud);
+    const double capital = on_rig.capital - on_cloud.capital;
+    const double difference = on_cloud.running_per_month - on_rig.running_per_month;
+    if (capital <= 0.0) {
+        out += "; building needs no capital up front";
+    } else if (difference < 0.005) {  // under half a cent: equal months, up to rounding
+        out += fmt::format("; at no saving a month, the {} of parts is never recovered", money(capital, s.currency));
+    } else {
+        const double months = capital / difference;
+        out += fmt::format("; the {} saved a month recovers the {} of parts in {:.1f} months, {} the {}-month horizon",
+                           a_month(difference), money(capital, s.currency), months,
+                           months <= s.horizon_months ? "within" : "beyond", s.horizon_months);
+    }
+    if (on_rig.resale <= 0.0) return out + ", and selling the parts gives nothing back.";
+    out += fmt::format(". Selling the parts gives back {}", money(on_rig.resale, s.currency));
+    if (capital > on_rig.resale && difference > 0.0)
+        out += fmt::format(", so the capital net of resale is recovered in {:.1f} months",
+                           (capital - on_rig.resale) / difference);
+    return out + ".";
 }
 
 }  // namespace payback

@@ -220,7 +220,8 @@ std::vector<ScenarioKey> table() {
 
         // [[cloud]]
         {"cloud", K::tables, "", {}, {}, "", "cloud", "The cloud options to compare the rig with, one table each."},
-        {"cloud[].name", K::text, "", {}, {}, "", "cloud", "The option's name (not the rig's)."},
+        {"cloud[].name", K::text, "", {}, {}, "with instance: the row's provider, instance and mode", "cloud",
+         "The option's name (not the rig's), as in \"AWS p3.2xlarge spot\"; required without instance."},
         {"cloud[].mode", K::choice, "", {}, {}, "on_demand", "cloud", "on_demand, spot, reserved_1y or reserved_3y."},
         {"cloud[].instance", K::text, "", {}, {}, "", "cloud",
          "PROVIDER:INSTANCE of pricing/cloud-instances.csv: price, billing, GPUs and speed from the catalog."},

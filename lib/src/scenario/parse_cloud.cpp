@@ -45,7 +45,21 @@ void read_cloud_carbon(const TomlReader& in, CloudOption& cloud) {
     cloud.co2_kg_per_kwh = in.number_or("co2_kg_per_kwh", cloud.co2_kg_per_kwh);
 }
 
-// Fills price, billing, GPUs and speed from the catalog row of `instance` in `mode` and `region`.
+// The name of an option the scenario does not name: provider, instance and mode, and the region when
+// the scenario picked one, so that one instance in two modes or two regions gives two options.
+std::string catalog_option_name(const CloudInstance& row, CloudMode mode, const std::string& chosen_region) {
+    static const std::vector<std::pair<std::string, std::string>> providers = {
+        {"aws", "AWS"},       {"gcp", "GCP"},       {"azure", "Azure"},
+        {"lambda", "Lambda"}, {"runpod", "RunPod"}, {"vast", "Vast.ai"}};
+    std::string provider = row.provider;
+    for (const auto& [id, title] : providers)
+        if (id == row.provider) provider = title;
+    static const char* const mode_words[] = {"on-demand", "spot", "reserved 1y", "reserved 3y"};
+    std::string name = fmt::format("{} {} {}", provider, row.instance, mode_words[static_cast<std::size_t>(mode)]);
+    return chosen_region.empty() ? name : name + " " + chosen_region;
+}
+
+// Fills name, price, billing, GPUs and speed from the catalog row of `instance` in `mode` and `region`.
 void fill_from_catalog(const TomlReader& in, const ReadContext& context, const GpuSpec* rig_gpu, CloudOption& cloud) {
     cloud.instance = in.string("instance");
     if (cloud.instance.find(':') == std::string::npos)
@@ -61,6 +75,10 @@ void fill_from_catalog(const TomlReader& in, const ReadContext& context, const G
     }
     cloud.price_region = row->region;
     const std::string origin = row->origin.describe();
+    if (!in.contains("name")) {
+        cloud.name = catalog_option_name(*row, cloud.mode, region);
+        cloud.from_catalog.emplace_back("name", origin);
+    }
     if (row->currency != context.currency && !in.contains("price_per_hour"))
         throw in.error("instance", fmt::format("the catalog prices {} in {}, the scenario is in {}: give price_per_hour",
                                                cloud.instance, row->currency, context.currency));
@@ -104,15 +122,19 @@ std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& 
     std::vector<CloudOption> clouds;
     for (const auto& in : root.array_of_tables("cloud", false)) {
         CloudOption cloud;
-        cloud.name = in.string("name");
-        if (cloud.name == rig.name) throw in.error("name", "\"" + cloud.name + "\" is the rig's name too");
-        for (const auto& other : clouds)
-            if (other.name == cloud.name) throw in.error("name", "duplicate cloud option \"" + cloud.name + "\"");
         cloud.mode = in.choice("mode", modes, std::optional(CloudMode::on_demand));
         if (in.contains("region") && !in.contains("instance") && in.string("region").find(':') == std::string::npos)
             throw in.error("region", "expected PROVIDER:REGION such as \"aws:us-east-1\" (a bare region picks the "
                                      "price row of an instance = \"...\")");
         if (in.contains("instance")) fill_from_catalog(in, context, rig_gpu, cloud);
+        // An option from the catalog is named after its row unless the scenario names it.
+        if (in.contains("name") || cloud.instance.empty()) cloud.name = in.string("name");
+        const char* name_key = in.contains("name") ? "name" : "instance";
+        const std::string named = in.contains("name") ? "" : " (its name from the catalog; give name = \"...\")";
+        if (cloud.name == rig.name) throw in.error(name_key, "\"" + cloud.name + "\" is the rig's name too" + named);
+        for (const auto& other : clouds)
+            if (other.name == cloud.name)
+                throw in.error(name_key, "duplicate cloud option \"" + cloud.name + "\"" + named);
         if (in.contains("price_per_hour") || cloud.instance.empty())
             cloud.price = units::money_per_hour(in.number("price_per_hour"));
         // speedup against the whole rig, or computed from the instance's GPUs (rig_scaling.hpp).

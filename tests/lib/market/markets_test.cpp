@@ -59,6 +59,45 @@ TEST_CASE("a cloud option from the instance catalog: price by mode, speed from t
                       Catch::Contains("no reserved_1y price"));
 }
 
+TEST_CASE("a cloud option from the catalog is named after its row and mode unless named by hand",
+          "[markets][catalog]") {
+    // One instance in two modes and, in a third, a region picked by hand: three distinct names.
+    const std::string rig_gpu = "\n[[rig.parts]]\ngpu = \"RTX 3090\"\n";
+    const std::string clouds = "\n[[cloud]]\ninstance = \"aws:p3.2xlarge\"\nmode = \"spot\"\n"
+                               "\n[[cloud]]\ninstance = \"aws:p3.2xlarge\"\n"
+                               "\n[[cloud]]\ninstance = \"aws:p3.2xlarge\"\nregion = \"us-east-1\"\n"
+                               "\n[[cloud]]\nname = \"my p3\"\ninstance = \"aws:p3.2xlarge\"\nmode = \"spot\"\n";
+    const std::string text = test::hand_scenario();
+    const std::string with_parts = text.substr(0, text.find("[electricity]")) + rig_gpu + "\n" +
+                                   text.substr(text.find("[electricity]"));
+    const Scenario s = parse_scenario(with_parts + clouds, PAYBACK_SOURCE_DIR "/hand.toml");
+    REQUIRE(s.clouds.size() == 5);
+    CHECK(s.clouds[1].name == "AWS p3.2xlarge spot");
+    CHECK(s.clouds[2].name == "AWS p3.2xlarge on-demand");
+    CHECK(s.clouds[3].name == "AWS p3.2xlarge on-demand us-east-1");
+    CHECK(s.clouds[4].name == "my p3");
+    // The derived name cites the row it came from (the assumptions table's source); a hand-given one does not.
+    const auto cites_row = [](const CloudOption& c) {
+        return std::any_of(c.from_catalog.begin(), c.from_catalog.end(), [](const auto& entry) {
+            return entry.first == "name" && entry.second.rfind("pricing/cloud-instances.csv:", 0) == 0;
+        });
+    };
+    CHECK(cites_row(s.clouds[1]));
+    CHECK_FALSE(cites_row(s.clouds[4]));
+    // Written out and read back, the name survives as an ordinary key.
+    CHECK(parse_scenario(to_toml(s), PAYBACK_SOURCE_DIR "/hand.toml").clouds[1].name == "AWS p3.2xlarge spot");
+    // The same instance and mode twice: the second would take the first's name, and the error says how to fix it.
+    const std::string twice = "\n[[cloud]]\ninstance = \"aws:p3.2xlarge\"\nspeedup = 1\n"
+                              "\n[[cloud]]\ninstance = \"aws:p3.2xlarge\"\nspeedup = 1\n";
+    CHECK_THROWS_WITH(parse_scenario(text + twice, PAYBACK_SOURCE_DIR "/hand.toml"),
+                      Catch::Contains("cloud[2].instance") &&
+                          Catch::Contains("duplicate cloud option \"AWS p3.2xlarge on-demand\"") &&
+                          Catch::Contains("give name = "));
+    // Without an instance a name is still required.
+    CHECK_THROWS_WITH(parse_scenario(text + "\n[[cloud]]\nprice_per_hour = 1\n", PAYBACK_SOURCE_DIR "/hand.toml"),
+                      Catch::Contains("cloud[1].name: missing required key"));
+}
+
 TEST_CASE("billing increments: short jobs cost more on hourly billing", "[markets][billing]") {
     // 100 h of work a month at speedup 2 is 50 instance-hours; as 15-minute jobs (7.5 min at speedup 2),
     // hourly billing charges each job a full hour: 400 jobs = 400 h at $2 = $800 instead of $100.

@@ -118,7 +118,10 @@ TEST_CASE("renting wins: the answer says Rent and why", "[report]") {
     const std::string page = html_report(d);
     CHECK(has(page, "<p class=\"decision rent\" data-metric=\"decision\">Rent</p>"));
     CHECK(has(page, "not within 24 months"));
-    CHECK(has(page, "hardware less resale: 1,500 USD for rig against 0 USD for cloud"));
+    // Why: the rig's month is 10 h × 500 W + 720 h × 62.5 W = 50 kWh at $0.20 = $10, the cloud's 5 h × $2 = $10:
+    // nothing saved a month to recover the parts with.
+    CHECK(has(page, "Running the rig costs 10.00 USD a month against 10.00 USD for cloud; at no saving a month, "
+                    "the 1,500 USD of parts is never recovered"));
 }
 
 TEST_CASE("with a [workload] job the hours are not an input: a note instead of the break-even chart", "[report]") {

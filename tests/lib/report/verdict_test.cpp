@@ -28,17 +28,42 @@ TEST_CASE("without cloud options the verdict says so", "[verdict]") {
     CHECK(verdict(compare(s), s) == "No cloud options to compare the rig with.");
 }
 
-TEST_CASE("the biggest reason names the group that differs most between the pair", "[verdict]") {
+TEST_CASE("the reason gives each side's month, the months to recover the parts, and the resale", "[verdict]") {
     const Scenario s = parse_scenario(test::hand_scenario(), "hand.toml");
     const Comparison c = compare(s);
     REQUIRE(headline_pair(c) == std::optional<std::size_t>(0));
-    // Cloud instances differ by 2,400, hardware by 1,500, electricity by 429.
+    // The rig's month: 100 h at 400 W and 630 h at 50 W, DC through a 0.8 PSU: 50 + 39.375 kWh at
+    // $0.20 = $17.875. The cloud's: 100 h at speedup 2 = 50 h at $2 = $100. The difference, $82.125
+    // a month, recovers the $1,500 of parts in 1500 / 82.125 = 18.26 months, within 24. (Summed over
+    // 24 months in floating point, 17.875 lands a hair below the half cent: 17.87.)
     CHECK(biggest_reason(s, c, c.versus[0]) ==
-          "The largest difference is cloud instances: 0 USD for rig against 2,400 USD for cloud over 24 months.");
+          "Running the rig costs 17.87 USD a month against 100 USD for cloud; the 82.13 USD saved a month "
+          "recovers the 1,500 USD of parts in 18.3 months, within the 24-month horizon, and selling the parts "
+          "gives nothing back.");
 
-    // At 10 h a month the cloud costs 10 / 2 × $2 × 24 = $240: now the parts differ most.
-    const Scenario light = parse_scenario(test::hand_scenario(), "hand.toml", {{"workload.gpu_hours_per_month", "10"}});
+    // The GPU sold at two of four years on a straight line: 1000 / 2 = $500 back, so the capital net of
+    // resale, $1,000, takes 1000 / 82.125 = 12.18 months.
+    const Scenario resold =
+        parse_scenario(test::hand_scenario(), "hand.toml",
+                       {{"rig.parts[0].resale", "{ method = \"straight_line\", life_years = 4 }"}});
+    const Comparison rc = compare(resold);
+    CHECK_THAT(biggest_reason(resold, rc, rc.versus[0]),
+               Catch::EndsWith("within the 24-month horizon. Selling the parts gives back 500 USD, so the capital "
+                               "net of resale is recovered in 12.2 months."));
+
+    // At 20 h a month: the rig 20 h × 500 W + 710 h × 62.5 W = 54.375 kWh at $0.20 = $10.875, the cloud
+    // 20 / 2 × $2 = $20; $9.125 a month takes 1500 / 9.125 = 164.4 months, beyond the horizon.
+    const Scenario light = parse_scenario(test::hand_scenario(), "hand.toml", {{"workload.gpu_hours_per_month", "20"}});
     const Comparison lc = compare(light);
     CHECK(biggest_reason(light, lc, lc.versus[0]) ==
-          "The largest difference is hardware less resale: 1,500 USD for rig against 0 USD for cloud over 24 months.");
+          "Running the rig costs 10.87 USD a month against 20.00 USD for cloud; the 9.13 USD saved a month "
+          "recovers the 1,500 USD of parts in 164.4 months, beyond the 24-month horizon, and selling the parts "
+          "gives nothing back.");
+
+    // At $0.10/h the cloud's month is 50 h × $0.10 = $5, below the rig's $17.875: nothing is saved.
+    const Scenario cheap = parse_scenario(test::hand_scenario(), "hand.toml", {{"cloud[0].price_per_hour", "0.1"}});
+    const Comparison cc = compare(cheap);
+    CHECK(biggest_reason(cheap, cc, cc.versus[0]) ==
+          "Running the rig costs 17.87 USD a month against 5.00 USD for cloud; at no saving a month, the 1,500 USD "
+          "of parts is never recovered, and selling the parts gives nothing back.");
 }
