@@ -36,7 +36,7 @@ assert payback.__version__ == importlib.metadata.version("payback") == sys.argv[
 directory, reason = payback.catalog_directory()
 assert Path(directory).is_relative_to(venv) and reason == "the Python package's data", (directory, reason)
 gpus = payback.catalog("gpus")
-assert len(gpus) > 10 and "RTX 3080" in set(gpus["name"]), gpus
+assert len(gpus) > 10 and "RTX 3080 10GB" in set(gpus["name"]), len(gpus)
 print(json.dumps(payback.load(sys.argv[2]).compare().report))
 """
 
@@ -46,7 +46,10 @@ def fail(message: str, work: Path) -> None:
 
 
 def run(command: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(command, check=True, text=True, capture_output=True, **kwargs)  # type: ignore[call-overload, no-any-return]
+    result: subprocess.CompletedProcess[str] = subprocess.run(command, text=True, capture_output=True, **kwargs)  # type: ignore[call-overload]
+    if result.returncode != 0:
+        sys.exit(f"check_wheel: {' '.join(command)} exited {result.returncode}:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
+    return result
 
 
 def traced(command: list[str], work: Path, source: Path, env: dict[str, str]) -> str:
