@@ -1,6 +1,7 @@
 #include "command_common.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -183,6 +184,10 @@ std::string records_csv(const nlohmann::json& records, const std::vector<std::st
         out += line + "\n";
     }
     return out;
+}
+
+nlohmann::json number_or_null(double value) {
+    return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
 }  // namespace payback::cli

@@ -70,6 +70,9 @@ std::string wrapped(const std::string& text, std::size_t width = 80);
 /// CSV field quoting per RFC 4180.
 std::string csv_field(const std::string& text);
 
+/// A number for JSON output, or null where it is not finite (a payback never reached, an empty sample).
+nlohmann::json number_or_null(double value);
+
 /// A CSV table of JSON records: a header of `columns`, then one line per record; null or missing is
 /// an empty cell, a string is quoted as needed, anything else is written as JSON.
 std::string records_csv(const nlohmann::json& records, const std::vector<std::string>& columns);

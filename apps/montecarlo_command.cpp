@@ -3,7 +3,6 @@
 // Monte Carlo over the scenario's [uncertainty]: mean, P10/P50/P90 and standard error of each
 // metric, the chance that building beats each cloud option, histograms. Ctrl-C stops cleanly.
 #include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -33,10 +32,6 @@ struct MonteCarloArgs {
     Output output;
 };
 
-std::atomic<bool> interrupted{false};
-extern "C" void on_interrupt(int) { interrupted = true; }
-
-nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 nlohmann::json to_json(const MonteCarloArgs& args, const MonteCarloResult& r) {
     nlohmann::json metrics = nlohmann::json::array();
@@ -107,19 +102,13 @@ void run(const MonteCarloArgs& args) {
     options.histogram_bins = args.bins;
     options.evaluation.threads = args.threads;
     if (!args.metrics.empty()) options.evaluation.metrics = MetricSelection::only(args.metrics);
-    options.evaluation.cancel = &interrupted;
     ProgressBar bar("montecarlo");
     if (bar.shown()) options.evaluation.progress = [&bar](double done) { bar.update(done); };
-    std::signal(SIGINT, on_interrupt);
     MonteCarloResult r;
-    try {
+    run_interruptible("montecarlo", bar, [&](std::atomic<bool>& cancel) {
+        options.evaluation.cancel = &cancel;
         r = montecarlo(scenario, options);
-    } catch (const Cancelled&) {
-        bar.clear();
-        std::fprintf(stderr, "payback montecarlo: interrupted; nothing written\n");
-        std::exit(130);
-    }
-    std::signal(SIGINT, SIG_DFL);
+    });
     bar.clear();
     std::fprintf(stderr, "montecarlo: %s; %s; %.3f s\n", r.path_note.c_str(), r.isa.c_str(), r.seconds);
     const Output& output = args.output;

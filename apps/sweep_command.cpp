@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -30,8 +29,6 @@ struct SweepArgs {
     std::string against;
     Output output;
 };
-
-nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 // A key's value in a table: short, but every digit the grid's steps need.
 std::string key_value(double v) { return fmt::format("{:.6g}", v); }
@@ -165,26 +162,17 @@ nlohmann::json json_report(const Scenario& s, const SweepResult& r, const std::s
             {"against", against}, {"points", points},       {"contours", contours}, {"path", r.path_note}};
 }
 
-std::atomic<bool> interrupted{false};
-extern "C" void on_sweep_interrupt(int) { interrupted = true; }
-
 // The sweep, with progress on a terminal (a grid that must be evaluated exactly takes a while) and
 // Ctrl-C stopping it cleanly, as payback montecarlo does.
 SweepResult evaluate_grid(const Scenario& scenario, const std::vector<SweepAxis>& axes) {
     EvaluationOptions options;
-    options.cancel = &interrupted;
     ProgressBar bar("sweep");
     if (bar.shown()) options.progress = [&bar](double done) { bar.update(done); };
-    std::signal(SIGINT, on_sweep_interrupt);
     SweepResult r;
-    try {
+    run_interruptible("sweep", bar, [&](std::atomic<bool>& cancel) {
+        options.cancel = &cancel;
         r = sweep(scenario, axes, options);
-    } catch (const Cancelled&) {
-        bar.clear();
-        std::fprintf(stderr, "payback sweep: interrupted; nothing written\n");
-        std::exit(130);
-    }
-    std::signal(SIGINT, SIG_DFL);
+    });
     return r;
 }
 

@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "payback/whatif/sample_model.hpp"
 
 namespace payback::cli {
 
@@ -90,6 +93,25 @@ void ProgressBar::clear() {
     std::fflush(stderr);
     drawn_ = false;
     percent_ = -1;
+}
+
+namespace {
+std::atomic<bool> interrupted{false};
+extern "C" void on_interrupt(int /*signal*/) { interrupted = true; }
+}  // namespace
+
+void run_interruptible(const std::string& command, ProgressBar& bar,
+                       const std::function<void(std::atomic<bool>& cancel)>& work) {
+    interrupted = false;
+    std::signal(SIGINT, on_interrupt);
+    try {
+        work(interrupted);
+    } catch (const Cancelled&) {
+        bar.clear();
+        std::fprintf(stderr, "payback %s: interrupted; nothing written\n", command.c_str());
+        std::exit(130);
+    }
+    std::signal(SIGINT, SIG_DFL);
 }
 
 }  // namespace payback::cli

@@ -3,7 +3,9 @@
 // progress bar is drawn only when stderr is a terminal. Pipes, files and tests get plain text.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <functional>
 #include <string>
 
 namespace payback::cli {
@@ -50,6 +52,12 @@ private:
     std::string note_;
     bool drawn_ = false;
 };
+
+/// Runs a long evaluation with Ctrl-C stopping it cleanly: `work` gets the flag SIGINT sets (for
+/// EvaluationOptions::cancel); when the evaluation throws Cancelled, `bar` is cleared, "payback
+/// <command>: interrupted; nothing written" goes to stderr and the program exits 130.
+void run_interruptible(const std::string& command, ProgressBar& bar,
+                       const std::function<void(std::atomic<bool>& cancel)>& work);
 
 /// The terminal's width in columns: COLUMNS when it is a number, else the terminal's own
 /// (stdout's), else 80; at least 40.

@@ -34,7 +34,6 @@ struct TornadoArgs {
 constexpr std::size_t key_width = 28;  // the chart's lines: 28 + 1 + 25 + 1 + 21 = 76 columns
 constexpr int half_bar = 12;
 
-nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 // A key cut to the chart's column from the left, where key paths share their least.
 std::string short_key(const std::string& key) {

@@ -8,15 +8,12 @@
 
 #include <fmt/format.h>
 
+#include "energy/mains.hpp"
 #include "payback/base/format.hpp"
 
 namespace payback {
 
 namespace {
-
-// Below this mains voltage the North American circuit applies, above it the European one; the split
-// point is ours (every 100-127 V mains falls below it, every 220-240 V above), as in psu.cpp.
-constexpr double kHighLineVolts = 180.0;
 
 // pricing-facts.md §6: US 120 V 15 A (1,800 W nameplate); EU Schuko 230 V 16 A (3,680 W nameplate);
 // NEC continuous load (3 h or more) at most 80 % of the breaker.
@@ -45,7 +42,7 @@ int whole_gpus(double room, double per_gpu) {
 }  // namespace
 
 Circuit default_circuit(double mains_volts) {
-    return mains_volts < kHighLineVolts ? kNorthAmerica : kEurope;
+    return mains_volts < detail::high_line_volts ? kNorthAmerica : kEurope;
 }
 
 double continuous_limit_watts(const Circuit& c) {

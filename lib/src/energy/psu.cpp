@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <stdexcept>
 
+#include "energy/mains.hpp"
+
 namespace payback {
 
 namespace {
@@ -35,10 +37,6 @@ constexpr std::array<Row, 6> kTable230{{
     {0, 92, 94, 90},   // platinum
     {90, 94, 96, 94},  // titanium
 }};
-
-// Which of the two tables applies. 80 PLUS tests at 115 V and at 230 V; 180 V is our own split point,
-// roughly midway, not an 80 PLUS figure (every 100-127 V mains falls below it, every 220-240 V above).
-constexpr double kHighLineVolts = 180.0;
 
 void check(const PsuSpec& psu, double dc_watts) {
     if (!(psu.capacity_watts > 0) || !std::isfinite(psu.capacity_watts))
@@ -71,7 +69,7 @@ std::optional<PsuRating> psu_rating_from(std::string_view name) {
 
 double psu_efficiency(const PsuSpec& psu, double dc_watts) {
     check(psu, dc_watts);
-    const auto& table = psu.mains_volts < kHighLineVolts ? kTable115 : kTable230;
+    const auto& table = psu.mains_volts < detail::high_line_volts ? kTable115 : kTable230;  // 80 PLUS's two tables
     const Row& row = table[static_cast<std::size_t>(psu.rating)];
     // Only Titanium has a 10 % point; the others start at 20 %.
     const std::size_t first = row[0] > 0 ? 0 : 1;

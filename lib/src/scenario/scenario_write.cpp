@@ -22,7 +22,7 @@ std::string quoted(const std::string& text) {
 
 // Shortest form that reads back to the same double; always with a point or exponent, so TOML
 // keeps it a float.
-std::string number(double value) {
+std::string toml_number(double value) {
     std::string text = fmt::format("{}", value);
     if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
     return text;
@@ -32,20 +32,20 @@ std::string resale_inline(const Part& part) {
     const ResaleCurve<double>& curve = part.resale;
     std::string out = fmt::format("{{ method = \"{}\"", to_string(curve.method));
     if (curve.method == ResaleMethod::declining_balance)
-        out += ", annual_rate = " + number(curve.annual_rate);
+        out += ", annual_rate = " + toml_number(curve.annual_rate);
     if (curve.method == ResaleMethod::straight_line)
-        out += ", life_years = " + number(curve.life_years) +
-               ", salvage_fraction = " + number(curve.salvage_fraction);
+        out += ", life_years = " + toml_number(curve.life_years) +
+               ", salvage_fraction = " + toml_number(curve.salvage_fraction);
     if (curve.method == ResaleMethod::price_performance)
-        out += ", half_life_years = " + number(curve.half_life_years);
+        out += ", half_life_years = " + toml_number(curve.half_life_years);
     if (curve.method == ResaleMethod::observed)
         out += ", file = " + quoted(part.observed_file) + ", item = " + quoted(part.observed_prices->item);
     return out + " }";
 }
 
-std::string numbers(const auto& values) {
+std::string toml_numbers(const auto& values) {
     std::string out;
-    for (double v : values) out += (out.empty() ? "" : ", ") + number(v);
+    for (double v : values) out += (out.empty() ? "" : ", ") + toml_number(v);
     return "[" + out + "]";
 }
 
@@ -57,8 +57,8 @@ std::string tiers(const std::vector<Tier>& list) {
     std::string out;
     for (const Tier& t : list) {
         out += out.empty() ? "" : ", ";
-        out += t.max_kwh ? fmt::format("{{ up_to_kwh = {}, price = {} }}", number(*t.max_kwh), number(t.rate))
-                         : fmt::format("{{ price = {} }}", number(t.rate));
+        out += t.max_kwh ? fmt::format("{{ up_to_kwh = {}, price = {} }}", toml_number(*t.max_kwh), toml_number(t.rate))
+                         : fmt::format("{{ price = {} }}", toml_number(t.rate));
     }
     return "[" + out + "]";
 }
@@ -71,11 +71,11 @@ std::string matrix(const MonthHourMatrix& m) {
 
 std::string part_power(const Part& p) {
     std::string out;
-    out += "off_watts = " + number(units::in_watts(p.off_power)) + "\n";
-    out += "idle_watts = " + number(units::in_watts(p.idle_power)) + "\n";
-    out += "load_watts = " + number(units::in_watts(p.load_power)) + "\n";
-    if (p.rented_power) out += "rented_watts = " + number(units::in_watts(*p.rented_power)) + "\n";
-    if (p.power_limit) out += "power_limit_watts = " + number(units::in_watts(*p.power_limit)) + "\n";
+    out += "off_watts = " + toml_number(units::in_watts(p.off_power)) + "\n";
+    out += "idle_watts = " + toml_number(units::in_watts(p.idle_power)) + "\n";
+    out += "load_watts = " + toml_number(units::in_watts(p.load_power)) + "\n";
+    if (p.rented_power) out += "rented_watts = " + toml_number(units::in_watts(*p.rented_power)) + "\n";
+    if (p.power_limit) out += "power_limit_watts = " + toml_number(units::in_watts(*p.power_limit)) + "\n";
     if (p.pcie_lanes) out += fmt::format("pcie_lanes = {}\n", *p.pcie_lanes);
     if (!p.pcie_slots.empty()) {
         std::vector<std::string> slots;
@@ -83,7 +83,7 @@ std::string part_power(const Part& p) {
         out += fmt::format("pcie_slots = [{}]\n", fmt::join(slots, ", "));
     }
     if (p.pcie) out += "pcie = " + link(p.pcie->generation, p.pcie->lanes) + "\n";
-    if (p.nvlink_gb_per_s > 0) out += "nvlink_gb_per_s = " + number(p.nvlink_gb_per_s) + "\n";
+    if (p.nvlink_gb_per_s > 0) out += "nvlink_gb_per_s = " + toml_number(p.nvlink_gb_per_s) + "\n";
     return out;
 }
 
@@ -91,28 +91,28 @@ std::string rig_power(const Rig& rig) {
     std::string out;
     if (rig.psu)
         out += fmt::format("psu = {{ rating = \"{}\", capacity_watts = {}, mains_volts = {} }}\n",
-                           to_string(rig.psu->rating), number(rig.psu->capacity_watts), number(rig.psu->mains_volts));
+                           to_string(rig.psu->rating), toml_number(rig.psu->capacity_watts), toml_number(rig.psu->mains_volts));
     else
-        out += "psu_efficiency = " + number(rig.psu_efficiency) + "\n";
+        out += "psu_efficiency = " + toml_number(rig.psu_efficiency) + "\n";
     if (!rig.schedule.empty()) {
         std::vector<std::string> rules;
         for (const auto& rule : rig.schedule) rules.push_back(quoted(rule));
         out += fmt::format("schedule = [{}]\n", fmt::join(rules, ", "));
     }
     out += fmt::format("cooling = {{ overhead_fraction = {}, cop_by_month = {} }}\n",
-                       number(rig.cooling.overhead_fraction), numbers(rig.cooling.cop_by_month));
+                       toml_number(rig.cooling.overhead_fraction), toml_numbers(rig.cooling.cop_by_month));
     if (rig.circuit)
         out += fmt::format("circuit = {{ volts = {}, breaker_amps = {}, continuous_fraction = {} }}\n",
-                           number(rig.circuit->volts), number(rig.circuit->breaker_amps),
-                           number(rig.circuit->continuous_fraction));
+                           toml_number(rig.circuit->volts), toml_number(rig.circuit->breaker_amps),
+                           toml_number(rig.circuit->continuous_fraction));
     return out;
 }
 
 std::string electricity(const Scenario& s) {
     std::string out = "\n[electricity]\n";
-    if (s.tariff_kind == "flat") out += "price_per_kwh = " + number(units::in_money_per_kwh(s.electricity_price)) + "\n";
+    if (s.tariff_kind == "flat") out += "price_per_kwh = " + toml_number(units::in_money_per_kwh(s.electricity_price)) + "\n";
     if (s.tariff_kind == "region")
-        out += "region = " + quoted(s.electricity_region) + "  # " + number(units::in_money_per_kwh(s.electricity_price)) +
+        out += "region = " + quoted(s.electricity_region) + "  # " + toml_number(units::in_money_per_kwh(s.electricity_price)) +
                " per kWh, " + s.electricity_origin + "\n";
     if (s.tariff_kind == "tiered") out += "tiers = " + tiers(s.tariff.periods.at(0).tiers) + "\n";
     if (s.tariff_kind == "urdb") out += "urdb = " + quoted(s.tariff_file) + "\n";
@@ -124,12 +124,12 @@ std::string electricity(const Scenario& s) {
         out += "weekday_schedule = " + matrix(s.tariff.weekday) + "\n";
         out += "weekend_schedule = " + matrix(s.tariff.weekend) + "\n";
     }
-    out += "base_load_kwh_per_month = " + number(s.tariff.base_load_kwh_per_month) + "\n";
-    out += "escalation = " + number(s.electricity_escalation) + "\n";
+    out += "base_load_kwh_per_month = " + toml_number(s.tariff.base_load_kwh_per_month) + "\n";
+    out += "escalation = " + toml_number(s.electricity_escalation) + "\n";
     if (!s.grid_region.empty())
         out += "grid_region = " + quoted(s.grid_region) + "\n";
     else
-        out += "co2_kg_per_kwh = " + number(s.grid_co2_kg_per_kwh) + "\n";
+        out += "co2_kg_per_kwh = " + toml_number(s.grid_co2_kg_per_kwh) + "\n";
     return out;
 }
 
@@ -154,35 +154,35 @@ std::string cloud_table(const CloudOption& c) {
     std::string out = "name = " + quoted(c.name) + "\n";
     if (!c.instance.empty()) out += "instance = " + quoted(c.instance) + "\n";
     out += fmt::format("mode = \"{}\"\n", to_string(c.mode));
-    out += "price_per_hour = " + number(units::in_money_per_hour(c.price)) + "\n";
+    out += "price_per_hour = " + toml_number(units::in_money_per_hour(c.price)) + "\n";
     if (c.per_gpu_speedup) {
-        out += "per_gpu_speedup = " + number(*c.per_gpu_speedup) + "\n";
+        out += "per_gpu_speedup = " + toml_number(*c.per_gpu_speedup) + "\n";
         out += fmt::format("gpus = {}\n", c.gpus);
-        out += "interconnect_gb_per_s = " + number(c.interconnect_gb_per_s) + "\n";
+        out += "interconnect_gb_per_s = " + toml_number(c.interconnect_gb_per_s) + "\n";
     } else {
-        out += "speedup = " + number(c.speedup) + "\n";
+        out += "speedup = " + toml_number(c.speedup) + "\n";
     }
     out += fmt::format("billing = {{ increment_seconds = {}, minimum_seconds = {} }}\n",
-                       number(c.billing.increment_seconds), number(c.billing.minimum_seconds));
+                       toml_number(c.billing.increment_seconds), toml_number(c.billing.minimum_seconds));
     if (c.spot)
-        out += "interruptions_per_hour = " + number(c.spot->interruptions_per_hour) + "\n" +
-               "checkpoint_interval_hours = " + number(c.spot->checkpoint_interval_hours) + "\n" +
-               "restart_hours = " + number(c.spot->restart_hours) + "\n" +
-               "checkpoint_cost_hours = " + number(c.spot->checkpoint_cost_hours) + "\n";
+        out += "interruptions_per_hour = " + toml_number(c.spot->interruptions_per_hour) + "\n" +
+               "checkpoint_interval_hours = " + toml_number(c.spot->checkpoint_interval_hours) + "\n" +
+               "restart_hours = " + toml_number(c.spot->restart_hours) + "\n" +
+               "checkpoint_cost_hours = " + toml_number(c.spot->checkpoint_cost_hours) + "\n";
     if (c.mode == CloudMode::reserved_1y || c.mode == CloudMode::reserved_3y)
-        out += "committed_hours_per_month = " + number(c.committed_hours_per_month) + "\n" +
-               "on_demand_price_per_hour = " + number(units::in_money_per_hour(c.on_demand_price)) + "\n";
-    out += "escalation = " + number(c.escalation) + "\n";
-    out += "storage_per_month = " + number(units::in_money(c.storage_per_month)) + "\n";
-    out += "egress_gb_per_month = " + number(c.egress_gb_per_month) + "\n";
-    out += "egress_price_per_gb = " + number(c.egress_price_per_gb) + "\n";
-    out += "power_watts = " + number(units::in_watts(c.power)) + "\n";
+        out += "committed_hours_per_month = " + toml_number(c.committed_hours_per_month) + "\n" +
+               "on_demand_price_per_hour = " + toml_number(units::in_money_per_hour(c.on_demand_price)) + "\n";
+    out += "escalation = " + toml_number(c.escalation) + "\n";
+    out += "storage_per_month = " + toml_number(units::in_money(c.storage_per_month)) + "\n";
+    out += "egress_gb_per_month = " + toml_number(c.egress_gb_per_month) + "\n";
+    out += "egress_price_per_gb = " + toml_number(c.egress_price_per_gb) + "\n";
+    out += "power_watts = " + toml_number(units::in_watts(c.power)) + "\n";
     if (!c.region.empty()) {
         out += "region = " + quoted(c.region) + "\n";
     } else {
         if (!c.instance.empty()) out += "region = " + quoted(c.price_region) + "\n";
-        out += "pue = " + number(c.pue) + "\n";
-        out += "co2_kg_per_kwh = " + number(c.co2_kg_per_kwh) + "\n";
+        out += "pue = " + toml_number(c.pue) + "\n";
+        out += "co2_kg_per_kwh = " + toml_number(c.co2_kg_per_kwh) + "\n";
     }
     return annotated(out, c.from_catalog);
 }
@@ -191,15 +191,15 @@ std::string rental_table(const Rental& r) {
     std::string out = "\n[rental]\n";
     std::string body;
     if (!r.market.empty()) body += "market = " + quoted(r.market) + "\n";
-    body += "price_per_gpu_hour = " + number(r.terms.price_per_gpu_hour) + "\n";
-    body += "occupancy = " + number(r.terms.occupancy) + "\n";
-    body += "platform_fee = " + number(r.terms.platform_fee) + "\n";
-    body += "halving_years = " + number(r.terms.halving_years) + "\n";
-    body += "extra_income_per_month = " + number(r.terms.extra_income_per_month) + "\n";
-    body += "wear_per_1000_hours = " + number(r.terms.wear_per_1000_hours) + "\n";
+    body += "price_per_gpu_hour = " + toml_number(r.terms.price_per_gpu_hour) + "\n";
+    body += "occupancy = " + toml_number(r.terms.occupancy) + "\n";
+    body += "platform_fee = " + toml_number(r.terms.platform_fee) + "\n";
+    body += "halving_years = " + toml_number(r.terms.halving_years) + "\n";
+    body += "extra_income_per_month = " + toml_number(r.terms.extra_income_per_month) + "\n";
+    body += "wear_per_1000_hours = " + toml_number(r.terms.wear_per_1000_hours) + "\n";
     std::vector<std::string> bookings;
     for (const auto& b : r.bookings)
-        bookings.push_back(fmt::format("{{ share = {}, discount = {} }}", number(b.share), number(b.discount)));
+        bookings.push_back(fmt::format("{{ share = {}, discount = {} }}", toml_number(b.share), toml_number(b.discount)));
     if (!bookings.empty()) body += fmt::format("reserved = [{}]\n", fmt::join(bookings, ", "));
     return out + annotated(body, r.from_catalog);
 }
@@ -213,10 +213,10 @@ std::string to_toml(const Scenario& s) {
     out += "currency = " + quoted(s.currency) + "\n";
     out += fmt::format("horizon_months = {}\n", s.horizon_months);
     if (s.real_discount_rate)
-        out += "real_discount_rate = " + number(*s.real_discount_rate) + "\n";
+        out += "real_discount_rate = " + toml_number(*s.real_discount_rate) + "\n";
     else
-        out += "discount_rate = " + number(s.discount_rate) + "\n";
-    out += "inflation = " + number(s.inflation) + "\n";
+        out += "discount_rate = " + toml_number(s.discount_rate) + "\n";
+    out += "inflation = " + toml_number(s.inflation) + "\n";
     if (s.start) out += "start = " + quoted(*s.start) + "\n";
     out += fmt::format("perspective = \"{}\"\n", to_string(s.perspective));
 
@@ -224,16 +224,16 @@ std::string to_toml(const Scenario& s) {
     if (s.job) {
         // The resolved throughput, so the text stands alone; where it came from as a comment.
         const TrainingJob& j = *s.job;
-        out += "# " + j.gpu_origin + "; " + number(units::in_hours(s.training_per_month)) + " h a month on the rig\n";
+        out += "# " + j.gpu_origin + "; " + toml_number(units::in_hours(s.training_per_month)) + " h a month on the rig\n";
         out += fmt::format("job = {{ model = {}, samples_per_epoch = {}, epochs = {}, runs_per_month = {}, batch = {}, "
                            "samples_per_second = {} }}\n",
-                           quoted(j.model), number(j.samples_per_epoch), number(j.epochs), number(j.runs_per_month),
-                           j.batch, number(j.gpu_samples_per_second));
+                           quoted(j.model), toml_number(j.samples_per_epoch), toml_number(j.epochs), toml_number(j.runs_per_month),
+                           j.batch, toml_number(j.gpu_samples_per_second));
     } else {
-        out += "gpu_hours_per_month = " + number(units::in_hours(s.training_per_month)) + "\n";
+        out += "gpu_hours_per_month = " + toml_number(units::in_hours(s.training_per_month)) + "\n";
     }
     out += fmt::format("deferrable = {}\n", s.deferrable_training);
-    if (s.job_hours) out += "job_hours = " + number(*s.job_hours) + "\n";
+    if (s.job_hours) out += "job_hours = " + toml_number(*s.job_hours) + "\n";
 
     out += "\n[rig]\n";
     out += "name = " + quoted(s.rig.name) + "\n";
@@ -246,7 +246,7 @@ std::string to_toml(const Scenario& s) {
         if (!p.catalog_part.empty()) part += "part = " + quoted(p.catalog_part) + "\n";
         part += fmt::format("kind = \"{}\"\n", to_string(p.kind));
         part += "name = " + quoted(p.name) + "\n";
-        part += "price = " + number(units::in_money(p.price)) + "\n";
+        part += "price = " + toml_number(units::in_money(p.price)) + "\n";
         part += fmt::format("count = {}\n", p.count);
         part += part_power(p);
         part += fmt::format("purchase_month = {}\n", p.purchase_month);
@@ -258,23 +258,23 @@ std::string to_toml(const Scenario& s) {
     out += electricity(s);
 
     out += "\n[running_costs]\n";
-    out += "maintenance_per_year = " + number(units::in_money(s.running_costs.maintenance_per_year)) + "\n";
-    out += "repair_reserve = " + number(s.running_costs.repair_reserve) + "\n";
+    out += "maintenance_per_year = " + toml_number(units::in_money(s.running_costs.maintenance_per_year)) + "\n";
+    out += "repair_reserve = " + toml_number(s.running_costs.repair_reserve) + "\n";
 
     if (s.financing) {
         out += "\n[financing]\n";
-        out += "down_payment = " + number(units::in_money(s.financing->down_payment)) + "\n";
-        out += "apr = " + number(s.financing->apr) + "\n";
+        out += "down_payment = " + toml_number(units::in_money(s.financing->down_payment)) + "\n";
+        out += "apr = " + toml_number(s.financing->apr) + "\n";
         out += fmt::format("term_months = {}\n", s.financing->term_months);
     }
     if (s.tax) {
         out += "\n[tax]\n";
-        out += "income_tax_rate = " + number(s.tax->income_tax_rate) + "\n";
+        out += "income_tax_rate = " + toml_number(s.tax->income_tax_rate) + "\n";
         out += fmt::format("depreciation = \"{}\"\n", finance::to_string(s.tax->depreciation));
         out += fmt::format("life_years = {}\n", s.tax->life_years);
         if (s.tax->depreciation == finance::TaxDepreciation::custom) {
             std::string shares;
-            for (double share : s.tax->custom_schedule) shares += (shares.empty() ? "" : ", ") + number(share);
+            for (double share : s.tax->custom_schedule) shares += (shares.empty() ? "" : ", ") + toml_number(share);
             out += "custom_schedule = [" + shares + "]\n";
         }
         out += fmt::format("deduct_running_costs = {}\n", s.tax->deduct_running_costs);
@@ -289,7 +289,7 @@ std::string to_toml(const Scenario& s) {
         if (!s.uncertainty.correlations.empty()) {
             out += "correlations = [\n";
             for (const RankCorrelation& c : s.uncertainty.correlations)
-                out += fmt::format("  {{ between = [{}, {}], rank = {} }},\n", quoted(c.a), quoted(c.b), number(c.rank));
+                out += fmt::format("  {{ between = [{}, {}], rank = {} }},\n", quoted(c.a), quoted(c.b), toml_number(c.rank));
             out += "]\n";
         }
     }

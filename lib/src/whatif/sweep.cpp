@@ -25,8 +25,6 @@ namespace {
 
 using detail::trimmed;
 
-std::optional<double> number(const std::string& text) { return detail::number_from_text(text); }
-
 // How many values axis_values gives, or more than max_axis_points (without building them).
 std::size_t count_values(double low, double high, double step) {
     const double intervals = (high - low) / step;
@@ -59,7 +57,7 @@ SweepAxis parse_axis(const std::string& text) {
     }
     std::vector<double> numbers;
     for (const auto& part : parts)
-        if (const auto value = number(part)) numbers.push_back(*value);
+        if (const auto value = detail::number_from_text(part)) numbers.push_back(*value);
     if (parts.size() != 3 || numbers.size() != 3)
         throw InputError(argument::sweep_axis, 0, axis.key,
                          fmt::format("expected LO:HI:STEP with three numbers, got \"{}\"", range));

@@ -25,8 +25,6 @@ namespace {
 
 using detail::trimmed;
 
-std::optional<double> number(const std::string& text) { return detail::number_from_text(text); }
-
 // The NPV savings against one cloud option with keys set as --set sets them, through the exact
 // model: the scenario parsed again with the overrides, then the scalar engine (the path of
 // SampleModel::evaluate_exactly). A tornado has few rows, two per input, so each is exact.
@@ -87,8 +85,8 @@ TornadoInput parse_tornado_input(const std::string& text) {
     if (equals == std::string::npos) return input;
     const std::string range = text.substr(equals + 1);
     const auto colon = range.find(':');
-    const auto low = colon == std::string::npos ? std::nullopt : number(range.substr(0, colon));
-    const auto high = colon == std::string::npos ? std::nullopt : number(range.substr(colon + 1));
+    const auto low = colon == std::string::npos ? std::nullopt : detail::number_from_text(range.substr(0, colon));
+    const auto high = colon == std::string::npos ? std::nullopt : detail::number_from_text(range.substr(colon + 1));
     if (!low || !high)
         throw InputError(argument::tornado_key, 0, input.key, fmt::format("expected LO:HI with two numbers, got \"{}\"", range));
     if (!(*low < *high))
