@@ -12,6 +12,9 @@
 
 namespace payback::detail {
 
+/// True when a cell holds nothing but spaces and tabs: a required cell left empty.
+inline bool is_blank(const std::string& text) { return text.find_first_not_of(" \t") == std::string::npos; }
+
 class CsvTable {
 public:
     /// Reads and parses `path`. InputError when the file is missing, not a regular file, holds no

@@ -19,6 +19,8 @@ namespace payback {
 
 namespace {
 
+using detail::is_blank;
+
 // Intensities above this are almost surely grams per kWh written in the kilogram column: the most
 // carbon-intense national grids are about 1.3 kg/kWh.
 constexpr double max_kg_per_kwh = 2.0;
@@ -26,8 +28,6 @@ constexpr double max_kg_per_kwh = 2.0;
 constexpr double max_pue = 3.0;
 // The first year with grid intensity data worth reading for this model.
 constexpr int first_year = 1990;
-
-bool is_blank(const std::string& text) { return text.find_first_not_of(" \t") == std::string::npos; }
 
 bool is_upper_or_digit(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
 

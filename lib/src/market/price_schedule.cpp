@@ -15,7 +15,7 @@ namespace payback {
 
 namespace {
 
-bool is_blank(const std::string& text) { return text.find_first_not_of(" \t") == std::string::npos; }
+using detail::is_blank;
 
 bool is_currency_code(const std::string& text) {
     return text.size() == 3 &&
