@@ -166,27 +166,16 @@ CatalogDefaults catalog_defaults(const TomlReader& in, const ReadContext& contex
     return d;
 }
 
-// A number from the scenario, else from the catalog (recording where it came from), else `fallback`.
-double number_from(const TomlReader& in, std::string_view key, const std::optional<double>& from_catalog,
-                   const std::string& origin, std::optional<double> fallback, Part& part) {
-    if (in.contains(key) || !from_catalog) {
-        if (!fallback) return in.number(key);
-        return in.number_or(key, *fallback);
-    }
-    part.from_catalog.emplace_back(std::string(key), origin);
-    return *from_catalog;
-}
-
 Part read_part(const TomlReader& in, const ReadContext& context) {
     Part part;
     const CatalogDefaults d = catalog_defaults(in, context, part);
     part.kind = in.choice("kind", part_kinds, d.kind);
     part.name = d.name ? in.string_or("name", *d.name) : in.string("name");
-    part.price = units::money(number_from(in, "price", d.price, d.origin, std::nullopt, part));
+    part.price = units::money(number_or_catalog(in, "price", d.price, d.origin, part.from_catalog));
     part.count = static_cast<int>(in.integer_or("count"));
     part.off_power = units::watts(in.number_or("off_watts"));
-    part.idle_power = units::watts(number_from(in, "idle_watts", d.idle_watts, d.origin, 0.0, part));
-    part.load_power = units::watts(number_from(in, "load_watts", d.load_watts, d.origin, 0.0, part));
+    part.idle_power = units::watts(number_or_catalog(in, "idle_watts", d.idle_watts, d.origin, part.from_catalog, 0.0));
+    part.load_power = units::watts(number_or_catalog(in, "load_watts", d.load_watts, d.origin, part.from_catalog, 0.0));
     if (in.contains("rented_watts"))
         part.rented_power = units::watts(in.number("rented_watts"));
     if (in.contains("power_limit_watts"))
@@ -304,6 +293,14 @@ void check_rig(const TomlReader& root, const Scenario& s) {
     if (s.rig.schedule.empty()) check_hours(root, s);
     check_psu_capacity(root, s);
     check_wiring(root, s);
+}
+
+double number_or_catalog(const TomlReader& in, std::string_view key, const std::optional<double>& from_catalog,
+                         const std::string& origin, std::vector<std::pair<std::string, std::string>>& sources,
+                         std::optional<double> fallback) {
+    if (in.contains(key) || !from_catalog) return fallback ? in.number_or(key, *fallback) : in.number(key);
+    sources.emplace_back(std::string(key), origin);
+    return *from_catalog;
 }
 
 std::filesystem::path pricing_dir() { return find_data_directory(ShippedData::pricing).path; }

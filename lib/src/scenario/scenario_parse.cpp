@@ -56,10 +56,9 @@ std::optional<Rental> read_rental(const TomlReader& root, const Rig& rig, const 
         if (row->currency != currency)
             throw in->error("market", "the market's prices are in " + row->currency + ", the scenario is in " + currency);
     }
+    const std::string origin = row ? row->origin.describe() : std::string();
     auto from = [&](std::string_view key, std::optional<double> catalog) {
-        if (in->contains(key) || !catalog) return in->number(key);
-        r.from_catalog.emplace_back(std::string(key), row->origin.describe());
-        return *catalog;
+        return detail::number_or_catalog(*in, key, catalog, origin, r.from_catalog);
     };
     r.terms.price_per_gpu_hour = from("price_per_gpu_hour", row ? row->host_price_per_hour : std::nullopt);
     r.terms.occupancy = from("occupancy", row ? row->occupancy : std::nullopt);

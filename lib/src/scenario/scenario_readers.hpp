@@ -6,6 +6,9 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "payback/scenario/scenario.hpp"
 #include "payback/workload/rig_scaling.hpp"
@@ -50,6 +53,13 @@ ScalingWorkload job_scaling_workload(const TrainingJob& job);
 /// Checks across tables once everything is read: the PSU's capacity, the wiring, the schedule
 /// against the workload.
 void check_rig(const TomlReader& root, const Scenario& s);
+
+/// A number the scenario may give and a catalog row may fill: the file's value when it has `key` (or
+/// the row has none; then `fallback`, or the key is required), else the row's, recorded in `sources`
+/// as (key, `origin`) for the assumptions table.
+double number_or_catalog(const TomlReader& in, std::string_view key, const std::optional<double>& from_catalog,
+                         const std::string& origin, std::vector<std::pair<std::string, std::string>>& sources,
+                         std::optional<double> fallback = std::nullopt);
 
 /// The shipped price catalogs' directory (payback/base/data_directory.hpp).
 std::filesystem::path pricing_dir();
