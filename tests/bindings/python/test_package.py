@@ -36,13 +36,17 @@ def test_one_version_everywhere() -> None:
     assert value is not None and value.group("value") == version
 
 
+def catalog_directory_in_new_interpreter(env: dict[str, str]) -> list[str]:
+    """payback.catalog_directory() of a fresh interpreter: the lookup runs once per process."""
+    code = "import payback; print(*payback.catalog_directory(), sep='\\n')"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout.splitlines()
+
+
 def test_the_package_finds_its_own_data_and_says_so() -> None:
     env = {k: v for k, v in os.environ.items() if k != "PAYBACK_PRICING_DIR"}
-    # A fresh interpreter: the catalogs are found through the package (the module sits in the build
-    # tree's python/payback/, which has no ../share beside it), at its share/payback/pricing.
-    code = "import payback; print(*payback.catalog_directory(), sep='\\n')"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
-    directory, reason = out.splitlines()
+    # The catalogs are found through the package (the module sits in the build tree's
+    # python/payback/, which has no ../share beside it), at its share/payback/pricing.
+    directory, reason = catalog_directory_in_new_interpreter(env)
     assert reason == "the Python package's data"
     assert Path(directory) == Path(payback.__file__).parent / "share" / "payback" / "pricing"
     assert Path(directory).resolve() == (ROOT / "pricing").resolve()
@@ -50,9 +54,7 @@ def test_the_package_finds_its_own_data_and_says_so() -> None:
 
 def test_pricing_variable_comes_first() -> None:
     env = dict(os.environ, PAYBACK_PRICING_DIR=str(ROOT / "tests" / "fixtures"))
-    code = "import payback; print(*payback.catalog_directory(), sep='\\n')"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
-    assert out.splitlines() == [str(ROOT / "tests" / "fixtures"), "$PAYBACK_PRICING_DIR"]
+    assert catalog_directory_in_new_interpreter(env) == [str(ROOT / "tests" / "fixtures"), "$PAYBACK_PRICING_DIR"]
 
 
 def test_python_m_payback_runs_the_program() -> None:
