@@ -168,7 +168,7 @@ TEST_CASE("a bad row in the grid, cloud-region or used-price file stops the cata
     const auto error_for = [](const std::string& file, const std::string& from, const std::string& to) {
         const test::TempDir dir;
         write_catalog(dir, file, from, to);
-        const InputError e = test::input_error([&] { Catalog::load(dir.path().string()); });
+        InputError e = test::input_error([&] { Catalog::load(dir.path().string()); });
         CHECK(e.source() == (dir.path() / file).string());
         return e;
     };
