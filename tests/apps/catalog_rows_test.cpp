@@ -58,7 +58,8 @@ std::string lab_with_regions(const TempDir& dir) {
 std::string resolved(const Result& r, const std::string& key) {
     INFO("stderr: " << r.err);
     REQUIRE(r.code == 0);
-    for (const auto& value : nlohmann::json::parse(r.out).at("values"))
+    const auto json = nlohmann::json::parse(r.out);
+    for (const auto& value : json.at("values"))
         if (value.at("key") == key) return value.at("value");
     FAIL("check --json resolves no " << key);
     return "";
