@@ -47,8 +47,8 @@ std::string energy_cell(const BenchResult& r) {
 
 void run(const BenchArgs& args) {
     std::vector<std::string> workloads =
-        args.workload == "all" ? bench::workload_names() : std::vector<std::string>{args.workload};
-    for (const auto& w : workloads) (void)bench::find_workload(w);  // unknown names fail before any work
+        args.workload == "all" ? workload_names() : std::vector<std::string>{args.workload};
+    for (const auto& w : workloads) (void)find_workload(w);  // unknown names fail before any work
 
     const bench::CudaStatus cuda = bench::cuda_status();
     std::vector<std::string> devices;

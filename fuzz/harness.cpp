@@ -34,9 +34,9 @@ bool close(double a, double b, double scale) { return std::abs(a - b) <= 1e-9 * 
 // Beside the shipped scenarios, so file names in a fuzzed scenario resolve as in theirs.
 const std::string scenario_source = PAYBACK_SOURCE_DIR "/scenarios/fuzz.toml";
 const std::string pricing = PAYBACK_SOURCE_DIR "/pricing";
-const std::vector<std::string> catalog_files = {"gpus.csv",     "cloud-instances.csv", "parts.csv",
-                                                "electricity-prices.csv", "rental-markets.csv",
-                                                "rental-discounts.csv"};
+const std::vector<std::string> catalog_files = {"gpus.csv",           "cloud-instances.csv",    "parts.csv",
+                                                "electricity-prices.csv", "rental-markets.csv", "rental-discounts.csv",
+                                                "grid-carbon.csv",    "cloud-regions.csv",      "used-gpu-prices.csv"};
 
 void check_comparison(const Scenario& s) {
     Comparison c;
@@ -164,6 +164,12 @@ void catalog(std::string_view data) {
         for (const PartSpec& part : c.parts()) require(c.part(part.name).name == part.name, "a loaded part is found");
         for (const CloudInstance& i : c.instances())
             require(c.instance(i.key(), i.region).region == i.region, "a loaded instance is found in its region");
+        for (const GridIntensity& g : c.grid_carbon().rows())
+            require(c.grid_carbon().find(g.region).region == g.region, "a loaded grid is found by region");
+        for (const CloudRegion& r : c.cloud_regions().rows())
+            require(&c.cloud_regions().find(r.provider, r.region) == &r, "a loaded cloud region is found");
+        for (const PriceSchedule& s : c.used_prices().schedules())
+            require(&c.used_prices().schedule(s.item) == &s && !s.points.empty(), "a loaded item has its prices");
     } catch (const InputError&) {
     }
 }

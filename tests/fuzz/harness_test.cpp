@@ -47,14 +47,16 @@ std::vector<Input> inputs_of(const std::string& target) {
         add_files(inputs, root / "tests/fixtures/tariffs", ".json");
     }
     if (target == "catalog") {  // the first byte picks the file (harness.hpp)
-        const char* files[] = {"gpus.csv", "cloud-instances.csv", "parts.csv", "electricity-prices.csv",
-                               "rental-markets.csv", "rental-discounts.csv"};
-        for (char pick = 0; pick < 6; ++pick) {
+        const char* files[] = {"gpus.csv",        "cloud-instances.csv", "parts.csv",          "electricity-prices.csv",
+                               "rental-markets.csv", "rental-discounts.csv", "grid-carbon.csv", "cloud-regions.csv",
+                               "used-gpu-prices.csv"};
+        const auto bare_table = static_cast<char>(std::size(files));  // past the catalog files: a bare CSV table
+        for (char pick = 0; pick < bare_table; ++pick) {
             std::string bytes(1, pick);
             bytes += test::read_file(root / "pricing" / files[static_cast<int>(pick)]);
             inputs.push_back({files[static_cast<int>(pick)], std::move(bytes)});
         }
-        add_files(inputs, root / "pricing", ".csv", std::string(1, '\6'));  // every CSV as a bare table
+        add_files(inputs, root / "pricing", ".csv", std::string(1, bare_table));  // every CSV as a bare table
     }
     add_files(inputs, root / "tests/fuzz/corpus" / target);
     add_files(inputs, root / "tests/fuzz/crashes" / target);

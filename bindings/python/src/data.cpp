@@ -169,7 +169,7 @@ void bind_data(py::module_& m) {
         py::arg("which"));
     m.def("version", [] { return std::string(payback::version()); });
 
-    m.def("workload_names", &bench::workload_names);
+    m.def("workload_names", &workload_names);
     m.def("cuda_status", [] {
         const bench::CudaStatus s = bench::cuda_status();
         return py::dict(py::arg("available") = s.available, py::arg("reason") = s.reason,
@@ -181,7 +181,7 @@ void bind_data(py::module_& m) {
         [](const std::vector<std::string>& devices, const std::vector<std::string>& workloads,
            const std::vector<int>& batches, int threads, int repeats, double seconds, const std::string& data_file,
            const std::vector<std::pair<std::string, std::string>>& software) {
-            for (const auto& w : workloads) (void)bench::find_workload(w);  // unknown names fail before any work
+            for (const auto& w : workloads) (void)find_workload(w);  // unknown names fail before any work
             CalibrationProfile profile;
             {
                 py::gil_scoped_release release;

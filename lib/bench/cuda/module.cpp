@@ -11,7 +11,7 @@ __attribute__((visibility("default"))) void payback_cuda_status(payback::bench::
 }
 
 __attribute__((visibility("default"))) payback::bench::Trainer* payback_cuda_make_trainer(
-    const payback::bench::Workload* workload, std::vector<payback::bench::Tensor>* parameters, int batch_size,
+    const payback::Workload* workload, std::vector<payback::Tensor>* parameters, int batch_size,
     payback::bench::Sgd sgd) {
     return payback::bench::make_cuda_trainer(*workload, std::move(*parameters), batch_size, sgd).release();
 }

@@ -15,7 +15,6 @@
 #include "payback/base/error.hpp"
 #include "payback/base/suggest.hpp"
 #include "payback/base/text_file.hpp"
-#include "payback/market/price_schedule.hpp"
 
 namespace payback {
 
@@ -260,6 +259,10 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
             return d;
         },
         [](const RentalDiscount& d) { return d.market + ":" + std::to_string(d.months); });
+    const auto path_of = [&](const std::string& name) { return (dir / name).string(); };
+    c.grid_carbon_ = GridCarbonTable::parse(text_of("grid-carbon.csv"), path_of("grid-carbon.csv"));
+    c.cloud_regions_ = CloudRegionTable::parse(text_of("cloud-regions.csv"), path_of("cloud-regions.csv"));
+    c.used_prices_ = UsedPriceTable::parse(text_of("used-gpu-prices.csv"), path_of("used-gpu-prices.csv"));
     // Every instance's GPU must be in the GPU catalog: speed ratios are read from there.
     for (const auto& i : c.instances_)
         if (std::none_of(c.gpus_.begin(), c.gpus_.end(), [&](const GpuSpec& g) { return g.name == i.gpu; }))

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -63,14 +64,13 @@ void check_row(const detail::CsvTable& table, std::size_t row) {
 const std::vector<std::string> price_columns = {"date",       "item",  "price", "currency",
                                                 "units_sold", "as_of", "source"};
 
-}  // namespace
 
-PriceSchedule load_price_schedule(const std::string& csv_path, const std::string& item) {
-    const auto table = detail::CsvTable::load(csv_path);
+// Every item's schedule from a checked file, items in the order the file first names them.
+std::vector<PriceSchedule> read_schedules(const detail::CsvTable& table) {
     table.require_columns(price_columns);
 
     std::map<std::string, ItemSeen> items;
-    std::vector<std::string> item_names;  // in file order, for the hint
+    std::vector<std::string> item_names;  // in file order
     for (std::size_t row = 0; row < table.rows(); ++row) {
         const int line = table.line_of(row);
         const std::string& date_text = table.text(row, "date");
@@ -103,28 +103,53 @@ PriceSchedule load_price_schedule(const std::string& csv_path, const std::string
         seen->second.points.push_back({*when, price});
     }
 
-    const auto found = items.find(item);
-    if (found == items.end()) {
-        std::string message = fmt::format("no rows for item \"{}\"", item);
-        const std::string hint = detail::closest_match(item, item_names);
-        if (!hint.empty()) {
-            message += fmt::format("; did you mean \"{}\"?", hint);
-        } else if (item_names.empty()) {
-            message += "; the file has no data rows";
-        } else {
-            message += "; the file has: ";
-            for (std::size_t i = 0; i < item_names.size(); ++i) {
-                if (i > 0) message += ", ";
-                message += item_names[i];
-            }
-        }
-        throw InputError(csv_path, 0, "item", message);
+    std::vector<PriceSchedule> schedules;
+    for (const std::string& name : item_names) {
+        ItemSeen& seen = items.at(name);
+        PriceSchedule schedule{name, seen.currency, std::move(seen.points)};
+        std::sort(schedule.points.begin(), schedule.points.end(),
+                  [](const PricePoint& a, const PricePoint& b) { return a.when < b.when; });
+        schedules.push_back(std::move(schedule));
     }
+    return schedules;
+}
 
-    PriceSchedule schedule{item, found->second.currency, std::move(found->second.points)};
-    std::sort(schedule.points.begin(), schedule.points.end(),
-              [](const PricePoint& a, const PricePoint& b) { return a.when < b.when; });
-    return schedule;
+}  // namespace
+
+UsedPriceTable UsedPriceTable::load(const std::string& csv_path) {
+    UsedPriceTable t;
+    t.schedules_ = read_schedules(detail::CsvTable::load(csv_path));
+    t.path_ = csv_path;
+    return t;
+}
+
+UsedPriceTable UsedPriceTable::parse(std::string_view text, const std::string& csv_path) {
+    UsedPriceTable t;
+    t.schedules_ = read_schedules(detail::CsvTable::parse(text, csv_path));
+    t.path_ = csv_path;
+    return t;
+}
+
+const PriceSchedule& UsedPriceTable::schedule(const std::string& item) const {
+    std::vector<std::string> item_names;  // in file order, for the hint
+    for (const PriceSchedule& s : schedules_) {
+        if (s.item == item) return s;
+        item_names.push_back(s.item);
+    }
+    std::string message = fmt::format("no rows for item \"{}\"", item);
+    const std::string hint = detail::closest_match(item, item_names);
+    if (!hint.empty()) {
+        message += fmt::format("; did you mean \"{}\"?", hint);
+    } else if (item_names.empty()) {
+        message += "; the file has no data rows";
+    } else {
+        message += "; the file has: ";
+        for (std::size_t i = 0; i < item_names.size(); ++i) {
+            if (i > 0) message += ", ";
+            message += item_names[i];
+        }
+    }
+    throw InputError(path_, 0, "item", message);
 }
 
 double price_at(const PriceSchedule& schedule, double when) {

@@ -1,8 +1,9 @@
 #include "payback/scenario/keys.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -354,9 +355,15 @@ const std::vector<ScenarioKey>& scenario_keys() {
 }
 
 const ScenarioKey* find_scenario_key(std::string_view path) {
-    const auto& keys = scenario_keys();
-    const auto found = std::find_if(keys.begin(), keys.end(), [&](const ScenarioKey& k) { return k.path == path; });
-    return found == keys.end() ? nullptr : &*found;
+    // Every key read looks itself up here: an index built once instead of a scan of the table. Its
+    // views point into scenario_keys(), which lives as long as the program; the first row of a path wins.
+    static const std::unordered_map<std::string_view, const ScenarioKey*> index = [] {
+        std::unordered_map<std::string_view, const ScenarioKey*> by_path;
+        for (const ScenarioKey& key : scenario_keys()) by_path.try_emplace(key.path, &key);
+        return by_path;
+    }();
+    const auto found = index.find(path);
+    return found == index.end() ? nullptr : found->second;
 }
 
 std::string key_pattern(std::string_view key_path) {

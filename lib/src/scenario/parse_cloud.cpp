@@ -3,7 +3,6 @@
 // storage, egress and emissions. Whatever the scenario writes overrides the catalog.
 #include <fmt/format.h>
 
-#include "payback/energy/carbon.hpp"
 #include "payback/market/catalog.hpp"
 #include "scenario/scenario_readers.hpp"
 
@@ -32,9 +31,9 @@ void read_cloud_carbon(const TomlReader& in, CloudOption& cloud) {
     }
     if (!provider_region.empty()) {
         const auto colon = provider_region.find(':');
+        const CloudRegionTable& regions = Catalog::shipped().cloud_regions();  // a bad catalog names its own file
         try {
-            const CloudRegion r = load_cloud_region((pricing_dir() / "cloud-regions.csv").string(),
-                                                    provider_region.substr(0, colon), provider_region.substr(colon + 1));
+            const CloudRegion& r = regions.find(provider_region.substr(0, colon), provider_region.substr(colon + 1));
             cloud.pue = r.pue;
             cloud.co2_kg_per_kwh = r.kg_co2_per_kwh;
         } catch (const InputError& e) {

@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "payback/energy/carbon.hpp"
 #include "payback/energy/urdb.hpp"
 #include "payback/market/catalog.hpp"
 #include "scenario/scenario_readers.hpp"
@@ -123,16 +122,15 @@ void read_electricity(const TomlReader& in, const ReadContext& context, Scenario
                                       "not both");
     // The grid of the price region, when the carbon file has it and nothing else is said.
     if (!s.electricity_region.empty() && !in.contains("grid_region") && !in.contains("co2_kg_per_kwh")) try {
-            s.grid_co2_kg_per_kwh =
-                load_grid_intensity((pricing_dir() / "grid-carbon.csv").string(), s.electricity_region).kg_co2_per_kwh;
+            s.grid_co2_kg_per_kwh = Catalog::shipped().grid_carbon().find(s.electricity_region).kg_co2_per_kwh;
             s.grid_region = s.electricity_region;
         } catch (const InputError&) {
         }
     if (in.contains("grid_region")) {
         s.grid_region = in.string("grid_region");
+        const GridCarbonTable& grids = Catalog::shipped().grid_carbon();  // a bad catalog names its own file
         try {
-            s.grid_co2_kg_per_kwh =
-                load_grid_intensity((pricing_dir() / "grid-carbon.csv").string(), s.grid_region).kg_co2_per_kwh;
+            s.grid_co2_kg_per_kwh = grids.find(s.grid_region).kg_co2_per_kwh;
         } catch (const InputError& e) {
             throw in.error("grid_region", e.message());
         }

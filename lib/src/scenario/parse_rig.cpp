@@ -90,6 +90,18 @@ void read_wiring(const TomlReader& in, Part& part) {
     part.nvlink_gb_per_s = in.number_or("nvlink_gb_per_s", part.nvlink_gb_per_s);
 }
 
+// Whether `path` is the shipped catalogs' used-gpu-prices.csv; with no shipped catalogs found, it is not.
+bool is_catalog_used_prices(const std::string& path) {
+    std::filesystem::path catalog_dir;
+    try {
+        catalog_dir = find_data_directory(ShippedData::pricing).path;
+    } catch (const InputError&) {
+        return false;
+    }
+    std::error_code unreadable;
+    return std::filesystem::equivalent(path, catalog_dir / "used-gpu-prices.csv", unreadable);
+}
+
 void read_observed(const TomlReader& resale, const ReadContext& context, Part& part) {
     part.observed_file = resale.string("file");
     const std::string item = resale.string("item");
@@ -98,7 +110,16 @@ void read_observed(const TomlReader& resale, const ReadContext& context, Part& p
                                      "that month 1 is");
     const std::filesystem::path file(part.observed_file);
     const std::string path = file.is_absolute() ? file.string() : (context.scenario_dir / file).lexically_normal().string();
-    PriceSchedule schedule = load_price_schedule(path, item);
+    // The catalog's own file was read once with the others; any other file is the scenario's own.
+    std::optional<UsedPriceTable> own_file;
+    const UsedPriceTable& table = is_catalog_used_prices(path) ? Catalog::shipped().used_prices()
+                                                               : own_file.emplace(UsedPriceTable::load(path));
+    PriceSchedule schedule;
+    try {
+        schedule = table.schedule(item);
+    } catch (const InputError& e) {
+        throw InputError(path, e.line(), e.key_path(), e.message());  // named as the scenario names it
+    }
     if (schedule.currency != context.currency)
         throw resale.error("item", fmt::format("{} prices \"{}\" in {}, the scenario is in {}", path, item,
                                                schedule.currency, context.currency));
@@ -302,8 +323,6 @@ double number_or_catalog(const TomlReader& in, std::string_view key, const std::
     sources.emplace_back(std::string(key), origin);
     return *from_catalog;
 }
-
-std::filesystem::path pricing_dir() { return find_data_directory(ShippedData::pricing).path; }
 
 }  // namespace payback::detail
 

@@ -32,8 +32,8 @@ std::string list(const std::vector<int>& batches) {
 }  // namespace
 
 ScalingWorkload job_scaling_workload(const TrainingJob& job) {
-    const auto& model = bench::find_workload(job.model);
-    return ScalingWorkload{4.0 * static_cast<double>(bench::parameter_count(model)),
+    const auto& model = find_workload(job.model);
+    return ScalingWorkload{4.0 * static_cast<double>(parameter_count(model)),
                            job.batch / job.gpu_samples_per_second};
 }
 
@@ -43,7 +43,7 @@ TrainingJob read_job(const TomlReader& workload, const ReadContext& context, con
     TrainingJob job;
     job.model = in.string("model");
     try {
-        (void)bench::find_workload(job.model);
+        (void)find_workload(job.model);
     } catch (const InputError& e) {
         throw in.error("model", e.message());
     }

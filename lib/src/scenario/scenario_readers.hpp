@@ -61,7 +61,4 @@ double number_or_catalog(const TomlReader& in, std::string_view key, const std::
                          const std::string& origin, std::vector<std::pair<std::string, std::string>>& sources,
                          std::optional<double> fallback = std::nullopt);
 
-/// The shipped price catalogs' directory (payback/base/data_directory.hpp).
-std::filesystem::path pricing_dir();
-
 }  // namespace payback::detail

@@ -8,7 +8,7 @@
 #include "payback/base/error.hpp"
 #include "payback/base/suggest.hpp"
 
-namespace payback::bench {
+namespace payback {
 namespace {
 
 std::vector<Workload> make_workloads() {
@@ -123,4 +123,4 @@ std::vector<Tensor> default_parameters(const Workload& workload, std::uint64_t s
     return parameters;
 }
 
-}  // namespace payback::bench
+}  // namespace payback

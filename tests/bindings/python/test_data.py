@@ -35,6 +35,36 @@ def test_the_gpu_catalog_has_the_rtx_3090_as_in_its_file():
     assert f"{row['memory_gb']:g}" in line.split(",")
 
 
+def copy_of_the_catalogs(directory, file, old, new):
+    """Every shipped CSV in a new `directory`, `file` with `old` replaced by `new`."""
+    directory.mkdir()
+    for csv in (ROOT / "pricing").glob("*.csv"):
+        text = csv.read_text()
+        if csv.name == file:
+            assert old in text
+            text = text.replace(old, new, 1)
+        (directory / csv.name).write_text(text)
+    return directory
+
+
+@pytest.mark.parametrize(
+    "file, old, new, line, key",
+    [
+        # DE on line 17, AWS us-east-1 on line 28, the RTX 3090 of October 2021 on line 73.
+        ("grid-carbon.csv", "DE,Germany,0.34414,", "DE,Germany,344.14,", 17, "kg_co2_per_kwh"),
+        ("cloud-regions.csv", "aws,us-east-1,US-VA,0.243512,1.15,", "aws,us-east-1,US-VA,0.243512,0.9,", 28, "pue"),
+        ("used-gpu-prices.csv", "2021-10-15,RTX 3090,2737,", "2021-10-15,RTX 3090,-1,", 73, "price"),
+    ],
+)
+def test_a_catalog_directory_is_read_whole_grid_regions_and_used_prices_too(tmp_path, file, old, new, line, key):
+    good = copy_of_the_catalogs(tmp_path / "good", file, old, old)
+    assert len(payback.catalog("gpus", good)) == len(payback.catalog("gpus"))
+    bad = copy_of_the_catalogs(tmp_path / "bad", file, old, new)
+    with pytest.raises(payback.InputError) as error:
+        payback.catalog("gpus", bad)
+    assert (error.value.file, error.value.line, error.value.key) == (str(bad / file), line, key)
+
+
 def test_an_unknown_catalog_is_an_input_error():
     with pytest.raises(payback.InputError):
         payback.catalog("boats")

@@ -16,6 +16,7 @@
 #include "payback/workload/network.hpp"
 #include "support/isa_choice.hpp"
 
+using namespace payback;
 using namespace payback::bench;
 using cpu::ImageShape;
 using cpu::Range;

@@ -10,6 +10,7 @@
 #include "payback/bench/data.hpp"
 #include "payback/workload/network.hpp"
 
+using namespace payback;
 using namespace payback::bench;
 
 // Without a GPU (or without CUDA at build time) these tests say why with a WARN and pass: the

@@ -14,6 +14,7 @@
 #include "payback/workload/network.hpp"
 #include "support/temp_dir.hpp"
 
+using namespace payback;
 using namespace payback::bench;
 
 // The CPU trainer against PyTorch itself: the tutorial network from PyTorch's initial parameters,

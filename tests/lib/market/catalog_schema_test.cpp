@@ -18,9 +18,7 @@
 
 #include "base/csv_reader.hpp"
 #include "payback/base/error.hpp"
-#include "payback/energy/carbon.hpp"
 #include "payback/market/catalog.hpp"
-#include "payback/market/price_schedule.hpp"
 #include "support/input_errors.hpp"
 #include "support/temp_dir.hpp"
 
@@ -37,21 +35,6 @@ json descriptor() {
     std::ifstream in(pricing / "datapackage.json");
     REQUIRE(in.good());
     return json::parse(in);
-}
-
-// Loads the file of `resource` from `dir` the way payback does; the lookups name the first data
-// row, because every loader checks all rows before it looks anything up.
-void load(const std::string& resource, const fs::path& dir, const CsvTable& shipped) {
-    const std::string path = (dir / (resource + ".csv")).string();
-    if (resource == "grid-carbon") {
-        load_grid_intensity(path, shipped.text(0, "region"));
-    } else if (resource == "cloud-regions") {
-        load_cloud_region(path, shipped.text(0, "provider"), shipped.text(0, "region"));
-    } else if (resource == "used-gpu-prices") {
-        load_price_schedule(path, shipped.text(0, "item"));
-    } else {
-        Catalog::load(dir.string());
-    }
 }
 
 // The table written back as CSV, every field quoted (RFC 4180), so each row keeps its line.
@@ -79,7 +62,8 @@ std::string written(const CsvTable& table, std::size_t row, const std::string& c
 }
 
 // Every shipped CSV copied to a fresh directory, the one of `resource` with one cell changed;
-// the loader must refuse it, naming the file, the line of that row and the column.
+// the catalog loader, which reads every file (the grid, cloud-region and used-price files with the
+// others), must refuse it, naming the file, the line of that row and the column.
 void check_refused(const std::string& resource, const std::string& column, const std::string& value) {
     const CsvTable shipped = CsvTable::load((pricing / (resource + ".csv")).string());
     const std::size_t row = shipped.rows() / 2;  // a row from the middle, not only the first
@@ -88,7 +72,7 @@ void check_refused(const std::string& resource, const std::string& column, const
         if (entry.path().extension() == ".csv") fs::copy_file(entry.path(), dir.path() / entry.path().filename());
     dir.write(resource + ".csv", written(shipped, row, column, value));
     INFO(resource << ".csv line " << shipped.line_of(row) << ", " << column << " = \"" << value << "\"");
-    const InputError e = test::input_error([&] { load(resource, dir.path(), shipped); });
+    const InputError e = test::input_error([&] { Catalog::load(dir.path().string()); });
     CHECK(fs::path(e.source()).filename() == resource + ".csv");
     CHECK(e.line() == shipped.line_of(row));
     CHECK(e.key_path() == column);

@@ -1,13 +1,44 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
+#include "payback/base/calendar.hpp"
 #include "payback/base/error.hpp"
 #include "payback/market/catalog.hpp"
+#include "support/input_errors.hpp"
+#include "support/run_cli.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace payback;
 namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path pricing = fs::path(PAYBACK_SOURCE_DIR) / "pricing";
+
+// Every file Catalog::load reads.
+const char* const catalog_files[] = {"gpus.csv",           "cloud-instances.csv", "parts.csv",
+                                     "electricity-prices.csv", "rental-markets.csv", "rental-discounts.csv",
+                                     "grid-carbon.csv",    "cloud-regions.csv",   "used-gpu-prices.csv"};
+
+// The shipped catalogs copied into a fresh directory, `file` with its first `from` replaced by `to`.
+void write_catalog(const test::TempDir& dir, const std::string& file, const std::string& from, const std::string& to) {
+    for (const char* name : catalog_files) fs::copy_file(pricing / name, dir.path() / name);
+    const std::string text = test::read_file(pricing / file);
+    dir.write(file, test::replaced(text, from, to));
+}
+
+// The 1-based line on which `fragment` first appears in the shipped `file`.
+int line_of(const std::string& file, const std::string& fragment) {
+    const std::string text = test::read_file(pricing / file);
+    const auto at = text.find(fragment);
+    REQUIRE(at != std::string::npos);
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+}  // namespace
 
 TEST_CASE("every shipped catalog loads and passes its checks", "[catalog]") {
     const Catalog c = Catalog::load(PAYBACK_SOURCE_DIR "/pricing");
@@ -67,8 +98,7 @@ TEST_CASE("a bad catalog row is reported with its file, line and column", "[cata
     const fs::path dir = fs::temp_directory_path() / "payback-catalog-test";
     fs::remove_all(dir);
     fs::create_directories(dir);
-    for (const char* name : {"gpus.csv", "cloud-instances.csv", "parts.csv", "electricity-prices.csv",
-                             "rental-markets.csv", "rental-discounts.csv"})
+    for (const char* name : catalog_files)
         fs::copy_file(fs::path(PAYBACK_SOURCE_DIR "/pricing") / name, dir / name);
     auto expect_error = [&](const char* file, const std::string& row, const std::string& fragment) {
         std::ofstream(dir / file, std::ios::app) << row << "\n";
@@ -90,4 +120,75 @@ TEST_CASE("a bad catalog row is reported with its file, line and column", "[cata
                  "\"Made-up GPU\" is not in gpus.csv");
     expect_error("rental-discounts.csv", "vast,12,0.5,yesterday,x", "as_of: expected a date");
     fs::remove_all(dir);
+}
+
+TEST_CASE("the grid, cloud-region and used-price rows are read from the catalog's directory", "[catalog]") {
+    const Catalog& shipped = Catalog::shipped();
+    // The shipped figures: Germany 344.14 g/kWh (Ember 2024), AWS us-east-1 PUE 1.15 (AWS 2024), an RTX
+    // 3090 sold for $2,737 on average in October 2021 (Tom's Hardware).
+    CHECK(shipped.grid_carbon().find("DE").kg_co2_per_kwh == 0.34414);
+    CHECK(shipped.cloud_regions().find("aws", "us-east-1").pue == 1.15);
+    const double october_2021 = calendar_month(2021, 10, 15);
+    CHECK(price_at(shipped.used_prices().schedule("RTX 3090"), october_2021) == 2737.0);
+
+    // A directory of its own with one row changed gives the changed figure, and its errors name its files.
+    SECTION("grid-carbon.csv") {
+        const test::TempDir dir;
+        write_catalog(dir, "grid-carbon.csv", "DE,Germany,0.34414,", "DE,Germany,0.5,");
+        const Catalog c = Catalog::load(dir.path().string());
+        CHECK(c.grid_carbon().find("DE").kg_co2_per_kwh == 0.5);
+        CHECK(c.grid_carbon().find("FR").kg_co2_per_kwh == shipped.grid_carbon().find("FR").kg_co2_per_kwh);
+        test::check_error(test::input_error([&] { c.grid_carbon().find("Atlantis"); }),
+                          (dir.path() / "grid-carbon.csv").string(), 0, "region", "no row for region \"Atlantis\"");
+    }
+    SECTION("cloud-regions.csv") {
+        const test::TempDir dir;
+        write_catalog(dir, "cloud-regions.csv", "aws,us-east-1,US-VA,0.243512,1.15,", "aws,us-east-1,US-VA,0.243512,1.4,");
+        const Catalog c = Catalog::load(dir.path().string());
+        CHECK(c.cloud_regions().find("aws", "us-east-1").pue == 1.4);
+        CHECK(c.cloud_regions().find("aws", "us-east-1").kg_co2_per_kwh == 0.243512);
+        test::check_error(test::input_error([&] { c.cloud_regions().find("awz", "us-east-1"); }),
+                          (dir.path() / "cloud-regions.csv").string(), 0, "provider", "did you mean \"aws\"?");
+    }
+    SECTION("used-gpu-prices.csv") {
+        const test::TempDir dir;
+        write_catalog(dir, "used-gpu-prices.csv", "2021-10-15,RTX 3090,2737,", "2021-10-15,RTX 3090,2500,");
+        const Catalog c = Catalog::load(dir.path().string());
+        const PriceSchedule& rtx3090 = c.used_prices().schedule("RTX 3090");
+        CHECK(price_at(rtx3090, october_2021) == 2500.0);
+        // Halfway from October 15 to November 15 (31 days), 15.5 days on: (2500 + 2936) / 2 = 2718.
+        CHECK(price_at(rtx3090, calendar_month(2021, 10, 15) + 0.5 * (calendar_month(2021, 11, 15) - october_2021)) ==
+              Approx(2718.0).epsilon(1e-12));
+        CHECK(c.used_prices().path() == (dir.path() / "used-gpu-prices.csv").string());
+    }
+}
+
+TEST_CASE("a bad row in the grid, cloud-region or used-price file stops the catalog, naming file, line and column",
+          "[catalog][errors]") {
+    const auto error_for = [](const std::string& file, const std::string& from, const std::string& to) {
+        const test::TempDir dir;
+        write_catalog(dir, file, from, to);
+        InputError e = test::input_error([&] { Catalog::load(dir.path().string()); });
+        CHECK(e.source() == (dir.path() / file).string());
+        return e;
+    };
+    SECTION("grid-carbon.csv: an intensity in grams") {
+        const InputError e = error_for("grid-carbon.csv", "DE,Germany,0.34414,", "DE,Germany,344.14,");
+        CHECK(e.line() == line_of("grid-carbon.csv", "DE,Germany,"));
+        CHECK(e.key_path() == "kg_co2_per_kwh");
+        CHECK(e.message() == "expected kg CO2 per kWh, at most 2, got 344.14: is it grams per kWh? Divide by 1000");
+    }
+    SECTION("cloud-regions.csv: a PUE below 1") {
+        const InputError e =
+            error_for("cloud-regions.csv", "aws,us-east-1,US-VA,0.243512,1.15,", "aws,us-east-1,US-VA,0.243512,0.9,");
+        CHECK(e.line() == line_of("cloud-regions.csv", "aws,us-east-1,"));
+        CHECK(e.key_path() == "pue");
+        CHECK(e.message() == "expected a PUE from 1 (no overhead) to 3, got 0.9");
+    }
+    SECTION("used-gpu-prices.csv: a negative price") {
+        const InputError e = error_for("used-gpu-prices.csv", "2021-10-15,RTX 3090,2737,", "2021-10-15,RTX 3090,-1,");
+        CHECK(e.line() == line_of("used-gpu-prices.csv", "2021-10-15,RTX 3090,"));
+        CHECK(e.key_path() == "price");
+        CHECK(e.message() == "expected a price >= 0, got -1");
+    }
 }

@@ -30,11 +30,15 @@ const std::string base_csv =
     "2022-01-15,Card A,100,USD,10,2024-12-04,https://example.com/a\n"
     "2022-01-15,Card B,300,USD,5,2024-12,https://example.com/b\n";
 
+// One item's schedule from a file, read and checked whole.
+PriceSchedule load_price_schedule(const std::string& path, const std::string& item) {
+    return UsedPriceTable::load(path).schedule(item);
+}
+
 // The InputError that loading `item` from `path` throws.
 InputError load_error(const std::string& path, const std::string& item) {
     return payback::test::input_error([&] { load_price_schedule(path, item); });
 }
-
 
 }  // namespace
 

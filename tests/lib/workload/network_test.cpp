@@ -6,7 +6,7 @@
 #include "payback/workload/network.hpp"
 #include "support/input_errors.hpp"
 
-using namespace payback::bench;
+using namespace payback;
 
 TEST_CASE("the tutorial network has the tutorial's parameters and work", "[bench][workload]") {
     const Workload& net = find_workload("cifar10-tutorial");

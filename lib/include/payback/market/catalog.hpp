@@ -1,7 +1,8 @@
-// The price catalogs under pricing/: GPUs, cloud instances, parts, electricity prices and rental
-// markets, each a CSV file with as_of and source on every row (pricing/README.md). Loading checks a
-// whole file (required columns, sources and dates, plausible ranges, no duplicate keys) and throws
-// InputError naming the file, line and column; lookups by name suggest the closest on a miss.
+// The sourced catalogs under pricing/: GPUs, cloud instances, parts, electricity prices, rental
+// markets, grid carbon, cloud regions and used-GPU prices, each a CSV file with as_of and source on
+// every row (pricing/README.md), all read once here. Loading checks a whole file (required columns,
+// sources and dates, plausible ranges, no duplicate keys) and throws InputError naming the file, line
+// and column; lookups by name suggest the closest on a miss.
 #pragma once
 
 #include <functional>
@@ -10,7 +11,9 @@
 #include <vector>
 
 #include "payback/energy/psu.hpp"
+#include "payback/market/carbon_tables.hpp"
 #include "payback/market/pcie.hpp"
+#include "payback/market/price_schedule.hpp"
 
 namespace payback {
 
@@ -119,6 +122,9 @@ public:
     const std::vector<ElectricityRate>& rates() const { return rates_; }
     const std::vector<RentalMarket>& rental_markets() const { return rental_markets_; }
     const std::vector<RentalDiscount>& rental_discounts() const { return rental_discounts_; }
+    const GridCarbonTable& grid_carbon() const { return grid_carbon_; }      ///< grid-carbon.csv
+    const CloudRegionTable& cloud_regions() const { return cloud_regions_; }  ///< cloud-regions.csv
+    const UsedPriceTable& used_prices() const { return used_prices_; }      ///< used-gpu-prices.csv
 
     /// Lookups; InputError (source "pricing", the key "gpu"/"instance"/...) with a suggestion on a miss.
     const GpuSpec& gpu(const std::string& name) const;
@@ -135,6 +141,9 @@ private:
     std::vector<ElectricityRate> rates_;
     std::vector<RentalMarket> rental_markets_;
     std::vector<RentalDiscount> rental_discounts_;
+    GridCarbonTable grid_carbon_;
+    CloudRegionTable cloud_regions_;
+    UsedPriceTable used_prices_;
 };
 
 }  // namespace payback

@@ -24,12 +24,29 @@ struct PriceSchedule {
     std::vector<PricePoint> points;
 };
 
-/// Reads the rows of `item` from a used-price CSV with columns date,item,price,currency,units_sold,
-/// as_of,source (units_sold may be empty). The whole file is checked, not only `item`'s rows.
-/// InputError: unknown item (with a "did you mean" hint), a bad date or as_of, a negative or
-/// non-finite price, a units_sold that is not a whole number, a currency that is not three capital
-/// letters, an item priced twice on one date or in two currencies, an empty item, as_of or source.
-PriceSchedule load_price_schedule(const std::string& csv_path, const std::string& item);
+/// The used prices of a CSV with columns date,item,price,currency,units_sold,as_of,source
+/// (units_sold may be empty), read and checked whole once: one schedule per item.
+class UsedPriceTable {
+public:
+    /// Reads and checks the whole file. InputError (naming file, line and column): a bad date or
+    /// as_of, a negative or non-finite price, a units_sold that is not a whole number, a currency
+    /// that is not three capital letters, an item priced twice on one date or in two currencies, an
+    /// empty item, as_of or source.
+    static UsedPriceTable load(const std::string& csv_path);
+    /// The same from text in memory, errors naming `csv_path`.
+    static UsedPriceTable parse(std::string_view text, const std::string& csv_path);
+
+    /// The schedule of `item`; InputError (the file, line 0, key "item") with a "did you mean" or
+    /// the file's items on a miss.
+    const PriceSchedule& schedule(const std::string& item) const;
+    /// Every item's schedule, in the order the file first names them.
+    const std::vector<PriceSchedule>& schedules() const { return schedules_; }
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+    std::vector<PriceSchedule> schedules_;
+};
 
 /// The price at `when` (a calendar_month()): linear between observations, held flat before the
 /// first and after the last. Throws std::invalid_argument for a schedule with no points.

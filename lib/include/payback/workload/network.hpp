@@ -12,7 +12,7 @@
 
 #include "payback/workload/tensor.hpp"
 
-namespace payback::bench {
+namespace payback {
 
 enum class LayerKind { conv2d, relu, max_pool2d, flatten, linear };
 
@@ -54,4 +54,4 @@ double training_flops_per_sample(const Workload& workload);
 /// fan_in = in × k × k. Drawn from a seeded generator of our own (not PyTorch's stream).
 std::vector<Tensor> default_parameters(const Workload& workload, std::uint64_t seed);
 
-}  // namespace payback::bench
+}  // namespace payback

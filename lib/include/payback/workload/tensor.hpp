@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace payback::bench {
+namespace payback {
 
 struct Tensor {
     std::vector<int> shape;
@@ -23,4 +23,4 @@ struct Tensor {
     }
 };
 
-}  // namespace payback::bench
+}  // namespace payback

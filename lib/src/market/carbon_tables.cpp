@@ -1,4 +1,4 @@
-#include "payback/energy/carbon.hpp"
+#include "payback/market/carbon_tables.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -112,16 +112,12 @@ const std::vector<std::string> grid_columns = {"region", "name", "kg_co2_per_kwh
 const std::vector<std::string> cloud_columns = {"provider", "region", "grid_region", "kg_co2_per_kwh",
                                                 "pue",      "as_of",  "source"};
 
-}  // namespace
 
-GridIntensity load_grid_intensity(const std::string& csv_path, const std::string& region) {
-    const auto table = detail::CsvTable::load(csv_path);
+// Every row of a grid file, checked: codes, names, intensities, years, dates, sources, no region twice.
+std::vector<GridIntensity> read_grid_rows(const detail::CsvTable& table) {
     table.require_columns(grid_columns);
-
     std::map<std::string, int> lines;  // region -> line of its row
-    std::vector<std::string> regions;  // in file order, for the hint
-    std::size_t found_row = 0;
-    bool found = false;
+    std::vector<GridIntensity> rows;
     for (std::size_t row = 0; row < table.rows(); ++row) {
         check_region_code(table, row, "region");
         const std::string& code = table.text(row, "region");
@@ -141,31 +137,17 @@ GridIntensity load_grid_intensity(const std::string& csv_path, const std::string
         if (!is_new)
             throw table.error(row, "region",
                               fmt::format("\"{}\" is already listed on line {}", code, earlier->second));
-        regions.push_back(code);
-        if (code == region) {
-            found_row = row;
-            found = true;
-        }
+        rows.push_back({code, table.text(row, "name"), table.number(row, "kg_co2_per_kwh"), static_cast<int>(year)});
     }
-
-    if (!found)
-        throw InputError(csv_path, 0, "region",
-                         fmt::format("no row for region \"{}\"", region) +
-                             unknown_suffix(region, regions, "the file has"));
-    return {region, table.text(found_row, "name"), table.number(found_row, "kg_co2_per_kwh"),
-            static_cast<int>(table.number(found_row, "year"))};
+    return rows;
 }
 
-CloudRegion load_cloud_region(const std::string& csv_path, const std::string& provider,
-                              const std::string& region) {
-    const auto table = detail::CsvTable::load(csv_path);
+// Every row of a cloud-regions file, checked: names, grid codes, intensities, PUEs, dates, sources,
+// no (provider, region) twice.
+std::vector<CloudRegion> read_cloud_rows(const detail::CsvTable& table) {
     table.require_columns(cloud_columns);
-
-    std::map<std::pair<std::string, std::string>, int> lines;    // (provider, region) -> line
-    std::vector<std::string> providers;                          // distinct, in file order
-    std::map<std::string, std::vector<std::string>> regions_of;  // provider -> its regions
-    std::size_t found_row = 0;
-    bool found = false;
+    std::map<std::pair<std::string, std::string>, int> lines;  // (provider, region) -> line
+    std::vector<CloudRegion> rows;
     for (std::size_t row = 0; row < table.rows(); ++row) {
         const std::string& name = table.text(row, "provider");
         if (is_blank(name))
@@ -185,31 +167,74 @@ CloudRegion load_cloud_region(const std::string& csv_path, const std::string& pr
             throw table.error(
                 row, "region",
                 fmt::format("{} \"{}\" is already listed on line {}", name, code, earlier->second));
-        auto [own, first_of_provider] = regions_of.try_emplace(name);
-        if (first_of_provider) providers.push_back(name);
-        own->second.push_back(code);
-        if (name == provider && code == region) {
-            found_row = row;
-            found = true;
-        }
+        rows.push_back({name, code, table.number(row, "kg_co2_per_kwh"), pue});
     }
+    return rows;
+}
 
-    if (!found) {
-        const auto own = regions_of.find(provider);
-        if (own == regions_of.end())
-            throw InputError(csv_path, 0, "provider",
-                             fmt::format("no provider \"{}\"", provider) +
-                                 unknown_suffix(provider, providers, "the file has"));
-        std::string message = fmt::format("{} has no region \"{}\"", provider, region);
-        std::vector<std::string> elsewhere;
-        for (const auto& other : providers)
-            if (other != provider && lines.count(std::pair(other, region)) > 0) elsewhere.push_back(other);
-        if (!elsewhere.empty())
-            message += fmt::format(" (\"{}\" is a region of {})", region, listed(elsewhere));
-        throw InputError(csv_path, 0, "region",
-                         message + unknown_suffix(region, own->second, provider + " has"));
+}  // namespace
+
+GridCarbonTable GridCarbonTable::load(const std::string& csv_path) {
+    GridCarbonTable t;
+    t.rows_ = read_grid_rows(detail::CsvTable::load(csv_path));
+    t.path_ = csv_path;
+    return t;
+}
+
+GridCarbonTable GridCarbonTable::parse(std::string_view text, const std::string& csv_path) {
+    GridCarbonTable t;
+    t.rows_ = read_grid_rows(detail::CsvTable::parse(text, csv_path));
+    t.path_ = csv_path;
+    return t;
+}
+
+const GridIntensity& GridCarbonTable::find(const std::string& region) const {
+    for (const GridIntensity& row : rows_)
+        if (row.region == region) return row;
+    std::vector<std::string> regions;  // in file order, for the hint
+    for (const GridIntensity& row : rows_) regions.push_back(row.region);
+    throw InputError(path_, 0, "region",
+                     fmt::format("no row for region \"{}\"", region) + unknown_suffix(region, regions, "the file has"));
+}
+
+CloudRegionTable CloudRegionTable::load(const std::string& csv_path) {
+    CloudRegionTable t;
+    t.rows_ = read_cloud_rows(detail::CsvTable::load(csv_path));
+    t.path_ = csv_path;
+    return t;
+}
+
+CloudRegionTable CloudRegionTable::parse(std::string_view text, const std::string& csv_path) {
+    CloudRegionTable t;
+    t.rows_ = read_cloud_rows(detail::CsvTable::parse(text, csv_path));
+    t.path_ = csv_path;
+    return t;
+}
+
+const CloudRegion& CloudRegionTable::find(const std::string& provider, const std::string& region) const {
+    for (const CloudRegion& row : rows_)
+        if (row.provider == provider && row.region == region) return row;
+
+    std::vector<std::string> providers;                          // distinct, in file order
+    std::map<std::string, std::vector<std::string>> regions_of;  // provider -> its regions
+    for (const CloudRegion& row : rows_) {
+        auto [own, first_of_provider] = regions_of.try_emplace(row.provider);
+        if (first_of_provider) providers.push_back(row.provider);
+        own->second.push_back(row.region);
     }
-    return {provider, region, table.number(found_row, "kg_co2_per_kwh"), table.number(found_row, "pue")};
+    const auto own = regions_of.find(provider);
+    if (own == regions_of.end())
+        throw InputError(path_, 0, "provider",
+                         fmt::format("no provider \"{}\"", provider) + unknown_suffix(provider, providers, "the file has"));
+    std::string message = fmt::format("{} has no region \"{}\"", provider, region);
+    std::vector<std::string> elsewhere;
+    for (const auto& other : providers) {
+        const auto& theirs = regions_of.at(other);
+        if (other != provider && std::find(theirs.begin(), theirs.end(), region) != theirs.end())
+            elsewhere.push_back(other);
+    }
+    if (!elsewhere.empty()) message += fmt::format(" (\"{}\" is a region of {})", region, listed(elsewhere));
+    throw InputError(path_, 0, "region", message + unknown_suffix(region, own->second, provider + " has"));
 }
 
 }  // namespace payback
