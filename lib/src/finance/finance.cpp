@@ -266,10 +266,7 @@ IrrResult irr(const std::vector<double>& flows) {
 }
 
 double annuity_payment(double principal, double rate, int periods) {
-    if (periods < 1) throw std::invalid_argument("annuity_payment: periods must be at least 1");
-    if (rate == 0.0) return principal / periods;
-    // P r / (1 - (1+r)^-n), with expm1/log1p so that tiny rates keep their digits.
-    return principal * rate / -std::expm1(-periods * std::log1p(rate));
+    return annuity_payment<double>(principal, rate, periods);
 }
 
 double loan_balance(double principal, double rate, int periods, int paid) {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "payback/model/metrics.hpp"
+#include "payback/finance/crossing_search.hpp"
 
 namespace payback {
 namespace {
@@ -15,6 +15,10 @@ constexpr std::size_t shape_buckets_per_month = 8;  // GapSearch::months_below_
 // A block's lanes in groups of 4, one vector register each (Eigen's Array4d).
 constexpr std::size_t lanes = LaneBlock::SizeAtCompileTime, group = 4, groups = lanes / group;
 using Group = Eigen::Array4d;
+
+// The engine's payback rule (crossing_search.hpp): which month's end stops the search, and where
+// in that month the gap crosses.
+using Search = CrossingSearch<double>;
 
 }  // namespace
 
@@ -147,8 +151,8 @@ GapSearch::GapSearch(const std::vector<const std::vector<double>*>& start,
 }
 
 // A block's paybacks: for each lane, the first month whose gap at its end is at or below zero,
-// and where in that month the gap crosses (CrossingSearch::fraction, with the gap at the month's
-// start: the months before leave a search unchanged). When every feature's gap follows the
+// and where in that month the gap crosses (CrossingSearch::at, with the gap at the month's start:
+// the months before leave a search unchanged). When every feature's gap follows the
 // scenario's own shape, paybacks_along_shape reads it off the shape. Otherwise a lane's features
 // bound how its gap can change from one month to the next (the sum over them of the least and
 // greatest change any month gives each), with a margin far above rounding:
@@ -156,7 +160,7 @@ GapSearch::GapSearch(const std::vector<const std::vector<double>*>& start,
 //     own shape from its first month to its last (shape_). Every lane's guess is checked at once;
 //     a wrong one steps to the month;
 //   - a gap that never falls crosses in its first month or never;
-//   - the others go month by month, every such lane at once.
+//   - the others go month by month through the engine's own CrossingSearch, every such lane at once.
 void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Eigen::Index n) const {
     if (along_shape_) return paybacks_along_shape(features, out, n);
     // Groups of 4 lanes in one vector register each (Eigen's Array4d), with sums that do not wait
@@ -203,8 +207,8 @@ void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Ei
     for (std::size_t i = 0; i < lanes; ++i) {
         const bool falling = greatest_rise[i] <= -1e-9 * scale[i];
         const bool never_falls = least_rise[i] >= 1e-9 * scale[i];
-        const bool first_crosses = first[i] <= 0.0;
-        state[i] = (falling && !(last[i] <= 0.0)) || (never_falls && !first_crosses) ? never
+        const bool first_crosses = Search::crosses(first[i]);
+        state[i] = (falling && !Search::crosses(last[i])) || (never_falls && !first_crosses) ? never
                    : (falling || never_falls) && first_crosses                     ? settled
                    : falling                                                       ? guessed
                                                                                    : stepped;
@@ -218,7 +222,7 @@ void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Ei
     at_rows(end_, row, features, month_end);
     bool unsure = false;
     for (std::size_t i = 0; i < lanes; ++i)
-        unsure = unsure || (state[i] == guessed && month_end[i] <= 0.0 && !(month_end[i] - greatest_rise[i] > 1e-9 * scale[i]));
+        unsure = unsure || (state[i] == guessed && Search::crosses(month_end[i]) && !(month_end[i] - greatest_rise[i] > 1e-9 * scale[i]));
     if (unsure) {
         alignas(32) std::int64_t row_before[lanes];
         for (std::size_t i = 0; i < lanes; ++i) row_before[i] = std::max<std::int64_t>(row[i] - static_cast<std::int64_t>(width), 0);
@@ -226,39 +230,29 @@ void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Ei
     }
     for (std::size_t i = 0; i < lanes; ++i) {
         if (state[i] != guessed) continue;
-        if (month_end[i] <= 0.0 && (month_end[i] - greatest_rise[i] > 1e-9 * scale[i] || before[i] > 0.0)) {
+        if (Search::crosses(month_end[i]) && (month_end[i] - greatest_rise[i] > 1e-9 * scale[i] || before[i] > 0.0)) {
             state[i] = settled;
             continue;
         }
         // A wrong guess: up to the first month at or below zero (the last one is), or down to it.
         auto m = static_cast<std::size_t>(month[i]);
         double end = month_end[i];
-        for (; !(end <= 0.0) && m + 1 < months; end = gap(end_, m, i)) ++m;
-        for (double prior; m > 0 && (prior = gap(end_, m - 1, i)) <= 0.0; end = prior) --m;
-        state[i] = end <= 0.0 ? settled : never;
+        for (; !Search::crosses(end) && m + 1 < months; end = gap(end_, m, i)) ++m;
+        for (double prior; m > 0 && Search::crosses(prior = gap(end_, m - 1, i)); end = prior) --m;
+        state[i] = Search::crosses(end) ? settled : never;
         month[i] = static_cast<double>(m);
         month_end[i] = end;
     }
 
-    // The lanes stepped through month by month, every one at once: a month's coefficients serve
-    // every lane.
-    bool any_stepped = false;
-    for (std::size_t i = 0; i < lanes; ++i) any_stepped = any_stepped || state[i] == stepped;
-    for (std::size_t m = 0; any_stepped && m < months; ++m) {
-        alignas(32) double here[lanes];
-        at_month(end_, m, features, here);
-        any_stepped = false;
-        for (std::size_t i = 0; i < lanes; ++i) {
-            if (state[i] != stepped) continue;
-            if (here[i] <= 0.0) {
-                state[i] = settled;
-                month[i] = static_cast<double>(m);
-                month_end[i] = here[i];
-            } else {
-                any_stepped = m + 1 < months;
-                if (!any_stepped) state[i] = never;
-            }
-        }
+    // The lanes stepped through month by month, every one at once, as the engine steps: a month's
+    // coefficients serve every lane, and the others count as found already.
+    auto stepping = CrossingSearch<LaneBlock>::start(LaneBlock::Zero());
+    for (std::size_t i = 0; i < lanes; ++i) stepping.found[static_cast<Eigen::Index>(i)] = state[i] != stepped;
+    for (std::size_t m = 0; m < months && !stepping.found.all(); ++m) {
+        LaneBlock here_start, here_end;
+        at_month(start_, m, features, here_start.data());
+        at_month(end_, m, features, here_end.data());
+        stepping.step(static_cast<int>(m) + 1, here_start, here_end);
     }
 
     // Where in its month each lane crosses.
@@ -269,8 +263,9 @@ void GapSearch::paybacks(const std::vector<LaneBlock>& features, double* out, Ei
     }
     at_rows(start_, row, features, at_start);
     for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
-        out[i] = state[i] == settled ? month[i] + CrossingSearch<double>::fraction(at_start[i], month_end[i])
-                                     : std::numeric_limits<double>::quiet_NaN();
+        out[i] = state[i] == settled   ? Search::at(month[i] + 1.0, at_start[i], month_end[i])
+                 : state[i] == stepped ? stepping.months[static_cast<Eigen::Index>(i)]  // NaN where never
+                                       : std::numeric_limits<double>::quiet_NaN();
 }
 
 // A block's paybacks when every gap follows the shape: gap(m) = first + (last - first)·shape(m) at
@@ -286,15 +281,15 @@ void GapSearch::paybacks_along_shape(const std::vector<LaneBlock>& features, dou
     at_month(start_, 0, features, first_start);
     at_month(start_, months - 1, features, last_start);
     for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
-        if (!(first[i] <= 0.0) && !(last[i] <= 0.0)) {  // above zero at the first month's end and the last's
+        if (!Search::crosses(first[i]) && !Search::crosses(last[i])) {  // above zero at the first month's end and the last's
             out[i] = std::numeric_limits<double>::quiet_NaN();
             continue;
         }
         // Above zero at the first month's end: the first month the shape reaches the crossing.
-        const std::size_t month = first[i] <= 0.0 ? 0 : reaching(first[i] / (first[i] - last[i]));
+        const std::size_t month = Search::crosses(first[i]) ? 0 : reaching(first[i] / (first[i] - last[i]));
         const double end = first[i] + (last[i] - first[i]) * shape_[month];
         const double start = first_start[i] + (last_start[i] - first_start[i]) * start_shape_[month];
-        out[i] = static_cast<double>(month) + CrossingSearch<double>::fraction(start, end);
+        out[i] = Search::at(static_cast<double>(month) + 1.0, start, end);
     }
 }
 

@@ -20,21 +20,6 @@ namespace payback {
 
 PAYBACK_ISA_DISPATCH(BatchKernels, batch_kernels)
 
-bool same_structure(const ModelInputs<double>& a, const ModelInputs<double>& b) {
-    if (a.horizon_months != b.horizon_months || a.energy_kwh.size() != b.energy_kwh.size() ||
-        a.rental_income.size() != b.rental_income.size() || a.parts.size() != b.parts.size() ||
-        a.clouds.size() != b.clouds.size() || a.loan.term_months != b.loan.term_months)
-        return false;
-    for (std::size_t p = 0; p < a.parts.size(); ++p) {
-        const auto &x = a.parts[p], &y = b.parts[p];
-        if (x.purchase_month != y.purchase_month || x.sell_month != y.sell_month ||
-            x.resale.method != y.resale.method || x.tax_depreciation != y.tax_depreciation ||
-            x.wear_kept != y.wear_kept || x.resale.observed_fraction != y.resale.observed_fraction)
-            return false;
-    }
-    return true;
-}
-
 MetricSelection MetricSelection::only(const std::vector<std::string>& names) {
     MetricSelection m{false, false, false, false, false, false};
     for (const std::string& name : names) {

@@ -31,14 +31,6 @@ struct NonlinearFlow {
     std::size_t index;  ///< the part, or the cloud option
 };
 
-/// What the engine books as `part`'s resale: its value at the end of its sell month.
-template <class T>
-T sale_value(const PartInputs<T>& part) {
-    const int age = part.sell_month - part.purchase_month + 1;  // months held at that month's end
-    const double kept = part.wear_kept.empty() ? 1.0 : part.wear_kept[static_cast<std::size_t>(part.sell_month)];
-    return part.cost * resale_fraction(part.resale, static_cast<double>(age), part.sell_month) * kept;
-}
-
 class Superposition {
 public:
     /// `single[k]`: the inputs with key k at its probe, `step[k]` its probe minus its current

@@ -427,7 +427,7 @@ TEST_CASE("agrees with numpy-financial on every fixture case", "[finance][fixtur
     REQUIRE(fixture.at("pmt").size() >= 10);
     for (const auto& c : fixture.at("pmt")) {
         INFO("pmt " << c.dump());
-        CHECK(annuity_payment(c.at("principal"), c.at("rate"), c.at("periods")) ==
+        CHECK(annuity_payment(c.at("principal").get<double>(), c.at("rate").get<double>(), c.at("periods").get<int>()) ==
               Approx(c.at("value").get<double>()).epsilon(relative));
     }
     REQUIRE(fixture.at("ipmt").size() >= 10);

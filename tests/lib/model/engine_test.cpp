@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "payback/model/metrics.hpp"
@@ -134,6 +136,32 @@ TEST_CASE("payback if sold counts what the parts would fetch", "[engine][metrics
     CHECK(m.rig.total_cost == Approx(1200.0 + 24 * 80.0 - 300.0).epsilon(1e-12));
 }
 
+TEST_CASE("the sale the model books is sale_value's, to the last bit", "[engine][parts]") {
+    // Two parts sold between whole years (months 30 and 19 of their age), on the exponential curves
+    // that the model steps a month at a time: the same number as the one-off sale_value.
+    ModelInputs<double> in;
+    in.horizon_months = 30;
+    in.energy_kwh.assign(30, 0.0);
+    in.energy_cost.assign(30, 0.0);
+    PartInputs<double> gpu;
+    gpu.cost = 1190.0;
+    gpu.sell_month = 30;
+    gpu.resale = {ResaleMethod::declining_balance, 0.35, 0.0, 0.0, 0.0, {}};
+    PartInputs<double> cpu;
+    cpu.cost = 330.0;
+    cpu.purchase_month = 4;
+    cpu.sell_month = 22;
+    cpu.resale = {ResaleMethod::price_performance, 0.0, 0.0, 0.0, 2.5, {}};
+    in.parts = {gpu, cpu};
+    std::vector<double> resale(31, 0.0);
+    simulate(in, [&](const MonthFlows<double>& f) { resale[static_cast<std::size_t>(f.month)] = f.rig.resale; });
+    CHECK(resale[30] == sale_value(in.parts[0]));
+    CHECK(resale[22] == sale_value(in.parts[1]));
+    // 1190 x 0.65^2.5 = 404.6...; 330 x 0.5^(19 / 30) = 213.1...
+    CHECK(resale[30] == Approx(1190.0 * std::pow(0.65, 2.5)).epsilon(1e-14));
+    CHECK(resale[22] == Approx(330.0 * std::pow(0.5, 19.0 / 30.0)).epsilon(1e-14));
+}
+
 TEST_CASE("more expensive electricity never makes the rig cheaper", "[engine][metrics][property]") {
     double previous_cost = -1.0, previous_savings = 1e300;
     for (double price = 0.0; price <= 1.0; price += 0.05) {
@@ -206,6 +234,16 @@ TEST_CASE("a loan outlasting the horizon is paid off at its end", "[engine][loan
     CHECK(months[0].rig.loan_principal == Approx(-31.25));
     CHECK(months[23].rig.loan_principal == Approx(-31.25 * 25));
     CHECK(months[23].rig.loan_interest == 0.0);
+}
+
+TEST_CASE("the loan's level payment is finance::annuity_payment's", "[engine][loan]") {
+    // 1500 of parts, 300 down, 9 % APR over 36 months: the first month pays interest 1200 x 0.0075
+    // and the rest of annuity_payment(1200, 0.0075, 36) = 1200 x 0.0075 / (1 - 1.0075^-36) = 38.1597 as principal.
+    const auto months = hand_months({{"financing", "{ down_payment = 300, apr = 0.09, term_months = 36 }"}});
+    const double payment = finance::annuity_payment(1200.0, 0.09 / 12.0, 36);
+    CHECK(payment == Approx(38.15967919192854).epsilon(1e-12));
+    CHECK(months[0].rig.loan_interest == -(1200.0 * (0.09 / 12.0)));
+    CHECK(months[0].rig.loan_principal == -(payment - 1200.0 * (0.09 / 12.0)));
 }
 
 TEST_CASE("payback leaves debt out; NPV pays the interest", "[engine][loan][metrics]") {

@@ -59,6 +59,34 @@ TEST_CASE("every number of the inputs is marked, the compounding ones as the bat
                                                   "a cloud price's escalation", "a cloud price's escalation"});
 }
 
+TEST_CASE("same_structure compares what the marks call fixed and the length of every list", "[evaluator]") {
+    ModelInputs<double> a;
+    a.energy_kwh.assign(3, 1.0);
+    a.energy_cost.assign(3, 2.0);
+    a.parts.resize(2);
+    a.clouds.resize(1);
+    ModelInputs<double> b = a;
+    // Every number may differ...
+    for_each_field(b, [](double& x) { x += 7.0; });
+    CHECK(same_structure(a, b));
+    // ...but not a fixed member, however deep, nor a list's length.
+    ModelInputs<double> sold_later = a;
+    sold_later.parts[1].sell_month = 2;
+    CHECK_FALSE(same_structure(a, sold_later));
+    ModelInputs<double> other_curve = a;
+    other_curve.parts[0].resale.method = ResaleMethod::straight_line;
+    CHECK_FALSE(same_structure(a, other_curve));
+    ModelInputs<double> longer_loan = a;
+    longer_loan.loan.term_months = 12;
+    CHECK_FALSE(same_structure(a, longer_loan));
+    ModelInputs<double> rented = a;
+    rented.rental_fees.assign(3, 0.0);
+    CHECK_FALSE(same_structure(a, rented));
+    ModelInputs<double> one_cloud_more = a;
+    one_cloud_more.clouds.resize(2);
+    CHECK_FALSE(same_structure(a, one_cloud_more));
+}
+
 TEST_CASE("parallel_for runs each item once, reports progress and stops when cancelled", "[parallel]") {
     SECTION("every item, progress up to 1 on the calling thread") {
         std::vector<std::atomic<int>> runs(1000);

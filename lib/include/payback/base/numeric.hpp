@@ -17,6 +17,8 @@ struct numeric_ops<double> {
     using mask = bool;
     static double pow(double base, double exponent) { return std::pow(base, exponent); }
     static double exp(double x) { return std::exp(x); }
+    static double expm1(double x) { return std::expm1(x); }
+    static double log1p(double x) { return std::log1p(x); }
     static double min(double a, double b) { return std::min(a, b); }
     static double max(double a, double b) { return std::max(a, b); }
     static double select(bool condition, double if_true, double if_false) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "payback/base/conventions.hpp"
+#include "payback/base/marked_members.hpp"
 #include "payback/base/numeric.hpp"
 
 namespace payback {
@@ -30,7 +31,19 @@ struct ResaleCurve {
     /// observed: the used price as a fraction of the purchase price at each month boundary of the
     /// scenario (index 0 = the start of month 1, index m = the end of month m).
     std::vector<double> observed_fraction;
+
+    /// Every member, marked (marked_members.hpp): the curve's numbers act through the part's sale.
+    static constexpr auto members() {
+        constexpr const char* what = "a part's resale curve";
+        return std::tuple{fixed(&ResaleCurve::method),
+                          mark(&ResaleCurve::annual_rate, Response::sale, what),
+                          mark(&ResaleCurve::life_years, Response::sale, what),
+                          mark(&ResaleCurve::salvage_fraction, Response::sale, what),
+                          mark(&ResaleCurve::half_life_years, Response::sale, what),
+                          fixed(&ResaleCurve::observed_fraction)};
+    }
 };
+static_assert(every_member_listed<ResaleCurve<double>>());
 
 /// Fraction of the purchase price a part fetches at `age_months`, at the end of scenario month
 /// `month_end` (0 = the start of month 1; only the observed method looks at the calendar).
@@ -58,43 +71,5 @@ T resale_fraction(const ResaleCurve<T>& curve, double age_months, int month_end 
     }
     return ops::fill_like(curve.annual_rate, 0.0);
 }
-
-}  // namespace payback
-
-namespace payback {
-
-/// A part's resale fraction month after month of its age (0, 1, 2, ...), as resale_fraction gives
-/// it, without a power per month: the exponential curves (declining balance, price-performance)
-/// multiply by their one-month factor and are recomputed exactly at each whole year, so the
-/// rounding of the products never spans more than 12 steps (a few 1e-16). The batch engine pays a
-/// logarithm and an exponential per lane for each power, so this is its costliest saving.
-template <class T>
-class ResaleSteps {
-public:
-    explicit ResaleSteps(const ResaleCurve<T>& curve)
-        : curve_(curve),
-          exponential_(curve.method == ResaleMethod::declining_balance ||
-                       curve.method == ResaleMethod::price_performance),
-          month_factor_(exponential_ ? resale_fraction(curve, 1.0) : numeric_ops<T>::fill_like(curve.annual_rate, 1.0)),
-          fraction_(month_factor_) {}
-
-    /// The fraction at `age_months` (whole months, each one more than the last call's), at the
-    /// end of scenario month `month_end`. The first call may start at any age.
-    T at(int age_months, int month_end) {
-        if (!exponential_ || age_months % 12 == 0 || age_months != age_ + 1)
-            fraction_ = resale_fraction(curve_, static_cast<double>(age_months), month_end);
-        else
-            fraction_ = fraction_ * month_factor_;
-        age_ = age_months;
-        return fraction_;
-    }
-
-private:
-    const ResaleCurve<T>& curve_;
-    bool exponential_;
-    T month_factor_;
-    T fraction_;
-    int age_ = -2;
-};
 
 }  // namespace payback

@@ -10,7 +10,10 @@
 // outside that range is not found. It never returns NaN: it reports what it found in an IrrStatus.
 #pragma once
 
+#include <stdexcept>
 #include <vector>
+
+#include "payback/base/numeric.hpp"
 
 namespace payback::finance {
 
@@ -46,7 +49,17 @@ double npv(double rate, const std::vector<double>& flows);
 
 /// The level payment (a positive amount) at the end of each of `periods` periods that repays `principal`
 /// at `rate` per period; rate 0 -> principal / periods. (numpy_financial.pmt(rate, n, -principal))
-/// Throws std::invalid_argument when periods < 1.
+/// Throws std::invalid_argument when periods < 1. Generic over the number type like the model, whose
+/// loan (engine.hpp) pays it: one formula for a scenario and for the batch's lanes.
+template <class T>
+T annuity_payment(const T& principal, const T& rate, int periods) {
+    using ops = numeric_ops<T>;
+    if (periods < 1) throw std::invalid_argument("annuity_payment: periods must be at least 1");
+    // P r / (1 - (1+r)^-n), with expm1/log1p so that tiny rates keep their digits.
+    const T level = principal * rate / (0.0 - ops::expm1(-static_cast<double>(periods) * ops::log1p(rate)));
+    return ops::select(ops::equal(rate, 0.0), principal / static_cast<double>(periods), level);
+}
+/// The same for plain numbers (any arithmetic arguments).
 double annuity_payment(double principal, double rate, int periods);
 
 /// Principal still owed after `paid` level payments (0 <= paid <= periods; otherwise

@@ -7,13 +7,20 @@
 // start of the part's purchase month (month 1 is time 0); every other flow falls at the end of
 // its month. Prices escalate in annual steps: month m is in year (m - 1) / 12. simulate() streams
 // one month at a time to a sink, so the batch path keeps only the running sums its metrics need.
+//
+// Each input struct lists its members in members() (marked_members.hpp), beside their declarations:
+// a number marked with how it acts on the outputs (linear, compounding, or through a part's sale),
+// a struct that marks its own, or structure that samples share. The batch reads the marks
+// (input_fields.hpp); a static_assert after each struct refuses a member added without one.
 #pragma once
 
 #include <vector>
 
 #include "payback/base/conventions.hpp"
+#include "payback/base/marked_members.hpp"
 #include "payback/base/numeric.hpp"
-#include "payback/finance/depreciation.hpp"
+#include "payback/finance/finance.hpp"
+#include "payback/finance/sale_value.hpp"
 
 namespace payback {
 
@@ -28,14 +35,37 @@ struct PartInputs {
     /// Share of the resale value left after the wear of renting, at each month boundary (0..horizon);
     /// empty: no wear.
     std::vector<double> wear_kept;
+
+    static constexpr auto members() {
+        return std::tuple{mark(&PartInputs::cost, Response::linear, "the price of a part"),
+                          fixed(&PartInputs::purchase_month), fixed(&PartInputs::sell_month),
+                          nested(&PartInputs::resale), fixed(&PartInputs::tax_depreciation),
+                          fixed(&PartInputs::wear_kept)};
+    }
 };
+static_assert(every_member_listed<PartInputs<double>>());
+
+/// What the model books as `part`'s sale: its value at the end of its sell month.
+template <class T>
+T sale_value(const PartInputs<T>& part) {
+    const int age = part.sell_month - part.purchase_month + 1;  // months held at that month's end
+    const double kept = part.wear_kept.empty() ? 1.0 : part.wear_kept[static_cast<std::size_t>(part.sell_month)];
+    return sale_value(part.cost, part.resale, age, part.sell_month, kept);
+}
 
 template <class T>
 struct CloudInputs {
     T spend_per_month{};    ///< the month's bill at month-1 prices (cloud_cost.hpp)
     T price_escalation{};   ///< per year, nominal
     T storage_per_month{};  ///< in today's money; grows with inflation
+
+    static constexpr auto members() {
+        return std::tuple{mark(&CloudInputs::spend_per_month, Response::linear, "a cloud's bill"),
+                          mark(&CloudInputs::price_escalation, Response::compounding, "a cloud price's escalation"),
+                          mark(&CloudInputs::storage_per_month, Response::linear, "a cloud's storage")};
+    }
 };
+static_assert(every_member_listed<CloudInputs<double>>());
 
 /// A loan for the parts bought in month 1, less the down payment; none when term_months is 0.
 template <class T>
@@ -43,14 +73,27 @@ struct LoanInputs {
     T down_payment{};
     T annual_rate{};  ///< APR, compounded monthly: the monthly rate is APR / 12
     int term_months = 0;
+
+    static constexpr auto members() {
+        return std::tuple{mark(&LoanInputs::down_payment, Response::compounding, "the loan"),
+                          mark(&LoanInputs::annual_rate, Response::compounding, "the loan"),
+                          fixed(&LoanInputs::term_months)};
+    }
 };
+static_assert(every_member_listed<LoanInputs<double>>());
 
 /// Income taxes; rate 0 is the hobbyist perspective (no tax effects).
 template <class T>
 struct TaxInputs {
     T rate{};
     T deduct_running_costs{};  ///< 1: running costs and cloud spend are deductible; 0: they are not
+
+    static constexpr auto members() {
+        return std::tuple{mark(&TaxInputs::rate, Response::compounding, "the tax rate"),
+                          mark(&TaxInputs::deduct_running_costs, Response::compounding, "the tax rate")};
+    }
 };
+static_assert(every_member_listed<TaxInputs<double>>());
 
 template <class T>
 struct ModelInputs {
@@ -72,7 +115,28 @@ struct ModelInputs {
     TaxInputs<T> tax;
     std::vector<PartInputs<T>> parts;
     std::vector<CloudInputs<T>> clouds;
+
+    /// In this order the batch flattens the numbers (input_fields.hpp).
+    static constexpr auto members() {
+        using M = ModelInputs;
+        return std::tuple{fixed(&M::horizon_months),
+                          mark(&M::discount_rate, Response::compounding, "the discount rate"),
+                          mark(&M::inflation, Response::compounding, "inflation"),
+                          mark(&M::training_hours, Response::linear, "the hours of work"),
+                          mark(&M::energy_kwh, Response::linear, "the rig's energy"),
+                          mark(&M::energy_cost, Response::linear, "the rig's energy"),
+                          mark(&M::rental_income, Response::linear, "the rental income"),
+                          mark(&M::rental_fees, Response::linear, "the rental income"),
+                          mark(&M::electricity_escalation, Response::compounding, "the electricity price's escalation"),
+                          mark(&M::maintenance_per_year, Response::linear, "maintenance"),
+                          mark(&M::repair_reserve_rate, Response::linear, "the repair reserve"),
+                          nested(&M::loan),
+                          nested(&M::tax),
+                          nested(&M::parts),
+                          nested(&M::clouds)};
+    }
 };
+static_assert(every_member_listed<ModelInputs<double>>());
 
 /// One option's line items for one month, signed as cash to the owner: costs negative, income
 /// positive. capex and loan_proceeds fall at the month's start, the rest at its end.
@@ -149,12 +213,7 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
     const bool has_loan = in.loan.term_months > 0;
     const T principal = has_loan ? ops::max(financed - in.loan.down_payment, 0.0) : zero;
     const T monthly_rate = in.loan.annual_rate / 12.0;
-    const double term = in.loan.term_months;
-    // P·i / (1 - (1+i)^-n), or P / n without interest.
-    const T payment = has_loan ? ops::select(ops::equal(monthly_rate, 0.0), principal / term,
-                                             principal * monthly_rate /
-                                                 (1.0 - ops::pow(1.0 + monthly_rate, -term)))
-                               : zero;
+    const T payment = has_loan ? finance::annuity_payment(principal, monthly_rate, in.loan.term_months) : zero;
     T balance = principal;
 
     std::vector<T> depreciated(in.parts.size(), zero);  // each part's tax deductions so far, in money
@@ -200,9 +259,9 @@ void simulate(const ModelInputs<T>& in, Sink&& sink) {
             const double kept_end = part.wear_kept.empty() ? 1.0 : part.wear_kept[static_cast<std::size_t>(m)];
             // A part's value at a month's start is its value at the last month's end.
             const T start = m > part.purchase_month ? held_value[p]
-                                                    : T(part.cost * resale[p].at(age, m - 1) * kept_start);
+                                                    : sale_value(part.cost, resale[p].at(age, m - 1), kept_start);
             value_start = value_start + start;
-            const T value = part.cost * resale[p].at(age + 1, m) * kept_end;
+            const T value = sale_value(part.cost, resale[p].at(age + 1, m), kept_end);
             held_value[p] = value;
             value_end = value_end + value;
             const std::size_t tax_year = static_cast<std::size_t>(age) / 12;

@@ -7,42 +7,10 @@
 #include <vector>
 
 #include "payback/base/numeric.hpp"
+#include "payback/finance/crossing_search.hpp"
 #include "payback/model/engine.hpp"
 
 namespace payback {
-
-/// Running state of "when does the rig's cumulative outlay fall to the cloud's cumulative spend".
-/// The gap is rig outlay minus cloud spend; it moves linearly within a month, so the crossing
-/// is interpolated between the month's start and end. The first month whose end has a gap at or
-/// below zero gives the answer; a gap already at or below zero at that month's start gives its
-/// start. NaN while not reached.
-template <class T>
-struct CrossingSearch {
-    T months;
-    typename numeric_ops<T>::mask found;
-
-    static CrossingSearch start(const T& like) {
-        using ops = numeric_ops<T>;
-        return {ops::nan_like(like), ops::all_false_like(like)};
-    }
-
-    void step(int month, const T& gap_start, const T& gap_end) {
-        using ops = numeric_ops<T>;
-        if (ops::all(found)) return;  // most months of a batch, once every lane has paid back
-        const auto crosses = ops::logical_and(ops::logical_not(found), ops::less_equal(gap_end, 0.0));
-        months = ops::select(crosses, (month - 1.0) + fraction(gap_start, gap_end), months);
-        found = ops::logical_or(found, crosses);
-    }
-
-    /// How far into its month the crossing lies, for a month whose gap ends at or below zero.
-    static T fraction(const T& gap_start, const T& gap_end) {
-        using ops = numeric_ops<T>;
-        const auto ahead_at_start = ops::less_equal(gap_start, 0.0);
-        // In months where gap_start <= 0 the fraction is unused; guard its division anyway.
-        const T denominator = ops::select(ahead_at_start, ops::fill_like(gap_start, 1.0), gap_start - gap_end);
-        return ops::select(ahead_at_start, ops::fill_like(gap_start, 0.0), gap_start / denominator);
-    }
-};
 
 /// Metrics of one cloud option against the rig: building instead of renting.
 template <class T>

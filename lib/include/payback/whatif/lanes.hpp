@@ -45,6 +45,8 @@ struct numeric_ops<Eigen::Array<double, Rows, 1>> {
         return base.pow(exponent);
     }
     static array exp(const array& x) { return x.exp(); }
+    static array expm1(const array& x) { return x.expm1(); }
+    static array log1p(const array& x) { return x.log1p(); }
     static array min(const array& a, double b) { return a.min(b); }
     static array max(const array& a, double b) { return a.max(b); }
     static array select(const mask& condition, const array& if_true, const array& if_false) {
