@@ -46,6 +46,8 @@ py::list gpus(const Catalog& c) {
         r["tensor_fp16_tflops"] = maybe(g.tensor_fp16_tflops);
         r["nvlink_gb_s"] = maybe(g.nvlink_gb_s);
         r["resnet50_amp_img_s"] = maybe(g.resnet50_amp_img_s);
+        r["architecture"] = g.architecture;
+        r["unified_memory"] = g.unified_memory;
         add_origin(r, g.origin);
         rows.append(r);
     }

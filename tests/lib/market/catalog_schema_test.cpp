@@ -21,6 +21,7 @@
 #include "payback/energy/carbon.hpp"
 #include "payback/market/catalog.hpp"
 #include "payback/market/price_schedule.hpp"
+#include "payback/workload/model_catalog.hpp"
 #include "support/input_errors.hpp"
 #include "support/temp_dir.hpp"
 
@@ -47,6 +48,8 @@ void load(const std::string& resource, const fs::path& dir, const CsvTable& ship
         load_grid_intensity(path, shipped.text(0, "region"));
     } else if (resource == "cloud-regions") {
         load_cloud_region(path, shipped.text(0, "provider"), shipped.text(0, "region"));
+    } else if (resource == "models" || resource == "quants") {
+        ModelCatalog::load(dir.string());
     } else if (resource == "used-gpu-prices") {
         load_price_schedule(path, shipped.text(0, "item"));
     } else {
