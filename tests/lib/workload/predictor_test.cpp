@@ -89,7 +89,7 @@ TEST_CASE("an 8B model at Q4_0 and 8k context fits an 8 GB and a 12 GB card alon
     PredictRequest twelve = one;
     twelve.device = "RTX 3060 12GB";
     CHECK(run(twelve).fits_memory);
-    // batch 4: 4.2068 + 4 × 1 + 4 × 0.0016 = 8.2132 GB: over 8, under 12
+    // batch 4: 4.2068 + 4 × 1 + 4 × 0.0016 = 8.2133 GB: over 8, under 12
     PredictRequest four = one;
     four.batch = 4;
     CHECK_FALSE(run(four).fits_memory);
