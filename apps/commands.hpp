@@ -19,5 +19,6 @@ void add_tornado_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_completion_command(CLI::App& app);
 void add_docs_command(CLI::App& app);
+void add_predict_command(CLI::App& app);
 
 }  // namespace payback::cli

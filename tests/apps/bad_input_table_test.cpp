@@ -93,6 +93,7 @@ void make_bad_files(const fs::path& bad) {
         first = false;
         if (column == "name") row += "Made-up GPU";
         if (column == "as_of") row += "2026-11-29";
+        if (column == "architecture") row += "ampere";  // required too: only the source is missing
     }
     if (header.back() == ',') row += ',';
     test::write_file(bad / "pricing/gpus.csv", fmt::format("{}\n{}\n", header, row));

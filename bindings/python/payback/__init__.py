@@ -18,7 +18,7 @@ Every result has an HTML view for notebooks; :mod:`payback.plot` draws them. Bad
 from importlib.resources import files as _files
 
 from . import _core, plot
-from .data import Profile, bench, catalog, catalog_directory, read_profile, workloads
+from .data import Prediction, Profile, bench, catalog, catalog_directory, predict, read_profile, workloads
 from .errors import InputError
 from .results import Breakeven, Comparison, MonteCarlo, Sweep, Tornado
 from .scenario import Scenario, keys, load, loads, metrics, scenario
@@ -34,6 +34,7 @@ __all__ = [
     "Comparison",
     "InputError",
     "MonteCarlo",
+    "Prediction",
     "Profile",
     "Scenario",
     "Sweep",
@@ -46,6 +47,7 @@ __all__ = [
     "loads",
     "metrics",
     "plot",
+    "predict",
     "read_profile",
     "scenario",
     "workloads",

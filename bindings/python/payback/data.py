@@ -8,7 +8,7 @@ import os
 import platform
 import tempfile
 from collections.abc import Sequence
-from typing import TypeAlias, TypedDict
+from typing import NotRequired, TypeAlias, TypedDict, cast
 
 import pandas as pd
 
@@ -172,6 +172,52 @@ def bench(
 def read_profile(path: str | os.PathLike[str]) -> Profile:
     """Reads a calibration profile with the checks every input gets (InputError naming the key)."""
     return Profile(_core.read_profile(os.fspath(path)))
+
+
+class ExpectedError(TypedDict):
+    """The relative error a prediction is expected within, from the fit's held-out measurements."""
+
+    low: float
+    high: float
+
+
+class Prediction(TypedDict):
+    """``payback.predict()``: the fields of ``payback predict --json``. A training workload has
+    ``samples_per_second``, an LLM ``tokens_per_second``."""
+
+    device: str
+    workload: str
+    precision: str
+    quant: str | None
+    phase: str
+    batch: int
+    samples_per_second: NotRequired[float]
+    tokens_per_second: NotRequired[float]
+    expected_error: ExpectedError
+    basis: str
+    fits_memory: bool
+    memory_gb_needed: float
+    memory_gb: float
+
+
+def predict(
+    device: str,
+    workload: str,
+    *,
+    precision: str | None = None,
+    quant: str | None = None,
+    phase: str | None = None,
+    batch: int = 1,
+    context: int | None = None,
+    profile: str | os.PathLike[str] | None = None,
+) -> Prediction:
+    """How fast ``workload`` (a pricing/models.csv name) runs on ``device`` (a pricing/gpus.csv name),
+    as ``payback predict``: a roofline fitted to published measurements, or with ``profile`` (a
+    ``payback bench`` profile) its measurement or the nearest measured GPU's, scaled. Also whether the
+    model fits the device's memory. InputError naming the argument on bad input."""
+    text = _core.predict(device, workload, precision or "", quant or "", phase or "", batch, context,
+                         os.fspath(profile) if profile is not None else "")
+    return cast(Prediction, json.loads(text))
 
 
 def workloads() -> list[str]:

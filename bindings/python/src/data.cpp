@@ -11,8 +11,10 @@
 #include "payback/bench/cuda_trainer.hpp"
 #include "payback/bench/measure.hpp"
 #include "payback/market/catalog.hpp"
+#include "payback/report/prediction_json.hpp"
 #include "payback/workload/calibration.hpp"
 #include "payback/workload/network.hpp"
+#include "payback/workload/predictor.hpp"
 
 namespace payback::python {
 
@@ -46,6 +48,8 @@ py::list gpus(const Catalog& c) {
         r["tensor_fp16_tflops"] = maybe(g.tensor_fp16_tflops);
         r["nvlink_gb_s"] = maybe(g.nvlink_gb_s);
         r["resnet50_amp_img_s"] = maybe(g.resnet50_amp_img_s);
+        r["architecture"] = g.architecture;
+        r["unified_memory"] = g.unified_memory;
         add_origin(r, g.origin);
         rows.append(r);
     }
@@ -206,6 +210,20 @@ void bind_data(py::module_& m) {
         },
         py::arg("devices"), py::arg("workloads"), py::arg("batches"), py::arg("threads"), py::arg("repeats"),
         py::arg("seconds"), py::arg("data_file"), py::arg("software"));
+    // `payback predict`: the prediction as its --json prints it.
+    m.def(
+        "predict",
+        [](const std::string& device, const std::string& workload, const std::string& precision,
+           const std::string& quant, const std::string& phase, int batch, std::optional<int> context,
+           const std::string& profile) {
+            const PredictRequest request{device, workload, precision, quant, phase, batch, context};
+            const Prediction p = profile.empty() ? predict(request, Catalog::shipped(), ModelCatalog::shipped())
+                                                 : predict_from_profile(request, read_profile(profile),
+                                                                        Catalog::shipped(), ModelCatalog::shipped());
+            return prediction_json(p).dump();
+        },
+        py::arg("device"), py::arg("workload"), py::arg("precision"), py::arg("quant"), py::arg("phase"),
+        py::arg("batch"), py::arg("context"), py::arg("profile"), py::call_guard<py::gil_scoped_release>());
     m.def(
         "read_profile", [](const std::string& path) { return to_json(read_profile(path)); }, py::arg("path"),
         py::call_guard<py::gil_scoped_release>());

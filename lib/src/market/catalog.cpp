@@ -62,6 +62,20 @@ public:
             throw table_.error(row_, column, "expected a date YYYY-MM-DD or YYYY-MM, got \"" + value + "\"");
         return value;
     }
+    // A cell that must be one of `allowed`.
+    std::string one_of(std::string_view column, const std::vector<std::string>& allowed) const {
+        std::string value = required(column);
+        if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
+            throw table_.error(row_, column, fmt::format("expected one of {}, got \"{}\"", fmt::join(allowed, ", "), value));
+        return value;
+    }
+    // true, false, or empty for false.
+    bool flag(std::string_view column) const {
+        const std::string value = text(column);
+        if (value != "" && value != "true" && value != "false")
+            throw table_.error(row_, column, "expected true, false or nothing, got \"" + value + "\"");
+        return value == "true";
+    }
     RowOrigin origin() const {
         RowOrigin o{table_.path(), table_.line_of(row_), required("as_of"), required("source")};
         if (!parse_calendar_date(o.as_of)) throw table_.error(row_, "as_of", "expected a date YYYY-MM-DD, got \"" + o.as_of + "\"");
@@ -75,6 +89,11 @@ private:
     const CsvTable& table_;
     std::size_t row_;
 };
+
+// The families the predictor fits its achievable fractions for (workload/predictor.hpp).
+const std::vector<std::string> gpu_architectures = {"pascal", "volta",  "turing",   "ampere",   "ampere-datacenter",
+                                                    "ada",    "hopper", "blackwell", "blackwell-datacenter",
+                                                    "cdna3",  "rdna3",  "rdna3.5",  "rdna4",    "apple"};
 
 using TextOf = std::function<std::string(const std::string& file_name)>;
 
@@ -142,7 +161,7 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
         dir, text_of, "gpus.csv",
         {"name", "vendor", "release_date", "launch_price_usd", "board_power_watts", "memory_gb", "memory_bandwidth_gb_s",
          "fp32_tflops", "fp16_tflops", "tensor_fp16_tflops", "nvlink_gb_s", "resnet50_amp_img_s", "resnet50_source",
-         "as_of", "source"},
+         "architecture", "unified_memory", "as_of", "source"},
         [](const Row& row) {
             GpuSpec g;
             g.name = row.required("name");
@@ -160,6 +179,8 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
             g.resnet50_source = row.text("resnet50_source");
             if (g.resnet50_amp_img_s && g.resnet50_source.empty())
                 throw row.error("resnet50_source", "must name the measurement of resnet50_amp_img_s");
+            g.architecture = row.one_of("architecture", gpu_architectures);
+            g.unified_memory = row.flag("unified_memory");
             g.origin = row.origin();
             return g;
         },

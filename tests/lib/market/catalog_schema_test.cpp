@@ -19,6 +19,7 @@
 #include "base/csv_reader.hpp"
 #include "payback/base/error.hpp"
 #include "payback/market/catalog.hpp"
+#include "payback/workload/model_catalog.hpp"
 #include "support/input_errors.hpp"
 #include "support/temp_dir.hpp"
 
@@ -72,7 +73,12 @@ void check_refused(const std::string& resource, const std::string& column, const
         if (entry.path().extension() == ".csv") fs::copy_file(entry.path(), dir.path() / entry.path().filename());
     dir.write(resource + ".csv", written(shipped, row, column, value));
     INFO(resource << ".csv line " << shipped.line_of(row) << ", " << column << " = \"" << value << "\"");
-    const InputError e = test::input_error([&] { Catalog::load(dir.path().string()); });
+    // The model and quantization tables are the workload layer's catalog (payback/workload/model_catalog.hpp).
+    const bool model_table = resource == "models" || resource == "quants";
+    const InputError e = test::input_error([&] {
+        if (model_table) ModelCatalog::load(dir.path().string());
+        else Catalog::load(dir.path().string());
+    });
     CHECK(fs::path(e.source()).filename() == resource + ".csv");
     CHECK(e.line() == shipped.line_of(row));
     CHECK(e.key_path() == column);

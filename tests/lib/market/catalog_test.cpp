@@ -110,9 +110,9 @@ TEST_CASE("a bad catalog row is reported with its file, line and column", "[cata
         }
         fs::copy_file(fs::path(PAYBACK_SOURCE_DIR "/pricing") / file, dir / file, fs::copy_options::overwrite_existing);
     };
-    expect_error("gpus.csv", "RTX 3090,NVIDIA,2020-09-01,1499,350,24,936,35.58,35.58,,,,,2026-11-29,x",
+    expect_error("gpus.csv", "RTX 3090,NVIDIA,2020-09-01,1499,350,24,936,35.58,35.58,,,,,ampere,,2026-11-29,x",
                  "duplicate entry \"RTX 3090\"");
-    expect_error("gpus.csv", "Made-up GPU,NVIDIA,2020-09-01,1499,5000,24,936,35.58,35.58,,,,,2026-11-29,x",
+    expect_error("gpus.csv", "Made-up GPU,NVIDIA,2020-09-01,1499,5000,24,936,35.58,35.58,,,,,ampere,,2026-11-29,x",
                  "board_power_watts: must be between 30 and 1500, got 5000");
     expect_error("electricity-prices.csv", "US-ZZ,Nowhere,0.12,USD,2023,2026-11-29,", "source: must not be empty");
     expect_error("electricity-prices.csv", "US-ZZ,Nowhere,12,USD,2023,2026-11-29,x", "price_per_kwh");

@@ -40,6 +40,8 @@ struct GpuSpec {
     std::optional<double> nvlink_gb_s;          ///< per direction; none without a bridge
     std::optional<double> resnet50_amp_img_s;   ///< Lambda's single-GPU training throughput
     std::string resnet50_source;
+    std::string architecture;     ///< "ampere", "ada", "hopper", "cdna3", "apple": the predictor's family
+    bool unified_memory = false;  ///< memory shared with the CPU (Apple silicon, Ryzen AI Max, GB10)
     RowOrigin origin;
 };
 

@@ -1,0 +1,65 @@
+// The model catalog: named models with their shapes and FLOPs (pricing/models.csv) and the weight
+// formats LLMs are served in with their bits per weight (pricing/quants.csv, GGUF's formats). Loading
+// checks every row and throws InputError naming the file, line and column; lookups suggest the
+// closest name on a miss.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace payback {
+
+/// A training workload (FLOPs per sample, fwd+bwd) or an LLM served token by token.
+enum class ModelKind { train, llm };
+
+struct ModelSpec {
+    std::string name;
+    ModelKind kind = ModelKind::train;
+    double parameters = 0;
+    std::optional<double> active_parameters;  ///< a mixture of experts: the weights one token reads
+    std::optional<int> layers;
+    std::optional<int> d_model;
+    std::optional<int> heads;
+    std::optional<int> kv_heads;
+    std::optional<int> head_dim;
+    std::optional<int> ffn;
+    std::optional<int> vocabulary;
+    std::optional<int> context;   ///< the longest context the model takes, tokens
+    std::optional<int> sequence;  ///< a training sample's tokens
+    std::optional<double> flops_per_sample;  ///< train: forward + backward
+    std::optional<double> flops_per_token;   ///< llm: forward, 2 × active parameters
+    std::string source;
+    std::string file;  ///< pricing/models.csv as loaded, and the row's line, for messages
+    int line = 0;
+
+    /// The parameters one token reads: the active ones of a mixture of experts, else all.
+    double parameters_per_token() const { return active_parameters.value_or(parameters); }
+};
+
+struct QuantFormat {
+    std::string name;  ///< "f16", "q8_0", "q4_0", "q4_k_m"
+    double bits_per_weight = 0;
+    int block_size = 1;
+    std::string source;
+};
+
+class ModelCatalog {
+public:
+    /// models.csv and quants.csv of `directory`; InputError on the first bad cell.
+    static ModelCatalog load(const std::string& directory);
+    /// The shipped catalog (find_data_directory), loaded once.
+    static const ModelCatalog& shipped();
+
+    const std::vector<ModelSpec>& models() const { return models_; }
+    const std::vector<QuantFormat>& quants() const { return quants_; }
+    /// InputError (source "pricing", key "workload" / "quant") with a suggestion on a miss.
+    const ModelSpec& model(const std::string& name) const;
+    const QuantFormat& quant(const std::string& name) const;
+
+private:
+    std::vector<ModelSpec> models_;
+    std::vector<QuantFormat> quants_;
+};
+
+}  // namespace payback

@@ -1,0 +1,253 @@
+#include "payback/workload/predictor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "payback/base/error.hpp"
+#include "payback/base/suggest.hpp"
+#include "payback/workload/memory_fit.hpp"
+#include "workload/predictor_fit.hpp"
+
+namespace payback {
+
+namespace {
+
+using detail::FamilyFractions;
+using detail::predictor_fit;
+
+constexpr const char* source = "predict";
+// An LLM's context when none is given, capped by the model's own maximum.
+constexpr int default_context = 4096;
+// llama.cpp evaluates a prompt in micro-batches of this many tokens, reading the weights once for each.
+constexpr double prefill_ubatch = 512;
+// Training keeps FP16/FP32 weights, gradients and Adam's two moments: 16 bytes a parameter
+// (Rajbhandari et al., ZeRO, https://arxiv.org/abs/1910.02054, section 3.1); activations not counted.
+constexpr double training_bytes_per_parameter = 16;
+// A training step reads the weights in the forward and backward passes and writes them in the update.
+constexpr double training_weight_passes = 3;
+constexpr double fp16_bytes = 2;  // an FP16 KV cache entry, or a weight as mixed-precision training reads it
+// macOS lets the GPU wire about 75 % of unified memory (recommendedMaxWorkingSetSize); AMD's Variable
+// Graphics Memory gives at most 96 of 128 GB. The same share for every unified-memory device.
+constexpr double unified_memory_share = 0.75;
+
+[[noreturn]] void bad(const std::string& key, const std::string& message) { throw InputError(source, 0, key, message); }
+
+const GpuSpec& find_device(const Catalog& catalog, const std::string& name) {
+    std::vector<std::string> known;
+    for (const GpuSpec& g : catalog.gpus()) {
+        if (g.name == name) return g;
+        known.push_back(g.name);
+    }
+    const std::string hint = detail::closest_match(name, known);
+    bad("device", fmt::format("no device named \"{}\" in gpus.csv{}", name,
+                              hint.empty() ? std::string() : "; did you mean \"" + hint + "\"?"));
+}
+
+const ModelSpec& find_model(const ModelCatalog& models, const std::string& name) {
+    try {
+        return models.model(name);
+    } catch (const InputError& e) {
+        bad("workload", e.message());
+    }
+}
+
+// The family's fraction, or the fitted families' mean where the data had no device of it.
+double fraction(const GpuSpec& gpu, std::optional<double> FamilyFractions::*field) {
+    for (const FamilyFractions& f : predictor_fit().families)
+        if (f.family == gpu.architecture && f.*field) return *(f.*field);
+    return *(predictor_fit().fallback.*field);
+}
+
+double required_spec(const GpuSpec& gpu, const std::optional<double>& value, const char* column, const std::string& phase) {
+    if (!value)
+        bad("device", fmt::format("{} has no {} in gpus.csv, which the {} prediction needs", gpu.name, column, phase));
+    return *value;
+}
+
+double train_model_factor(const ModelSpec& model) {
+    for (const auto& [name, factor] : predictor_fit().train_model_factor)
+        if (name == model.name) return factor;
+    return model.heads ? predictor_fit().transformer_factor : 1.0;
+}
+
+// The request checked and its defaults filled in, as the prediction reports them.
+struct Resolved {
+    const GpuSpec* gpu = nullptr;
+    const ModelSpec* model = nullptr;
+    const QuantFormat* quant = nullptr;  // LLMs only
+    Prediction out;
+};
+
+Resolved resolve(const PredictRequest& request, const Catalog& catalog, const ModelCatalog& models) {
+    Resolved r;
+    r.gpu = &find_device(catalog, request.device);
+    r.model = &find_model(models, request.workload);
+    Prediction& p = r.out;
+    p.device = r.gpu->name;
+    p.workload = r.model->name;
+    p.batch = request.batch;
+    if (request.batch < 1) bad("batch", fmt::format("must be at least 1, got {}", request.batch));
+    p.precision = request.precision.empty() ? "fp16" : request.precision;
+    if (p.precision != "fp32" && p.precision != "fp16" && p.precision != "bf16")
+        bad("precision", fmt::format("expected fp32, fp16 or bf16, got \"{}\"", p.precision));
+    const bool llm = r.model->kind == ModelKind::llm;
+    p.phase = !request.phase.empty() ? request.phase : llm ? "decode" : "train";
+    if (p.phase != "train" && p.phase != "prefill" && p.phase != "decode")
+        bad("phase", fmt::format("expected train, prefill or decode, got \"{}\"", p.phase));
+    if (llm && p.phase == "train")
+        bad("phase", fmt::format("{} is an LLM: the predictor has prefill and decode for it, not training", p.workload));
+    if (!llm && p.phase != "train")
+        bad("phase", fmt::format("{} is a training workload: its phase is train, not {}", p.workload, p.phase));
+    if (!llm) {
+        if (!request.quant.empty())
+            bad("quant", fmt::format("{} is a training workload and has no quantized weights; --quant is for LLMs",
+                                     p.workload));
+        if (request.context) bad("context", fmt::format("{} is a training workload and has no KV cache", p.workload));
+        return r;
+    }
+    p.tokens = true;
+    p.quant = request.quant.empty() ? "f16" : request.quant;
+    try {
+        r.quant = &models.quant(p.quant);
+    } catch (const InputError& e) {
+        bad("quant", e.message());
+    }
+    p.context = request.context.value_or(std::min(default_context, *r.model->context));
+    if (p.context < 1 || p.context > *r.model->context)
+        bad("context", fmt::format("{} takes 1 to {} tokens of context, got {}", p.workload, *r.model->context, p.context));
+    return r;
+}
+
+void check_memory(const Resolved& r, Prediction& p) {
+    if (r.quant)
+        p.memory_gb_needed = llm_memory(*r.model, *r.quant, p.context, p.batch).total_gb();
+    else
+        p.memory_gb_needed = r.model->parameters * training_bytes_per_parameter / bytes_per_gb;
+    p.memory_gb = r.gpu->memory_gb.value_or(0) * (r.gpu->unified_memory ? unified_memory_share : 1.0);
+    p.fits_memory = p.memory_gb_needed <= p.memory_gb;
+}
+
+// The roofline on one resolved request: per_second, how, and the phase's expected error.
+void roofline(const Resolved& r, Prediction& p) {
+    const GpuSpec& gpu = *r.gpu;
+    const ModelSpec& model = *r.model;
+    const auto& fit = predictor_fit();
+    const double bandwidth = required_spec(gpu, gpu.memory_bandwidth_gb_s, "memory_bandwidth_gb_s", p.phase) * 1e9;
+    if (p.phase == "train") {
+        const double fp32 = required_spec(gpu, gpu.fp32_tflops, "fp32_tflops", p.phase) * 1e12;
+        const double share = fraction(gpu, p.precision == "fp32" ? &FamilyFractions::train_fp32 : &FamilyFractions::train_fp16);
+        const double flops = fp32 * share * train_model_factor(model);
+        const double bytes = training_weight_passes * model.parameters *
+                             (p.precision == "fp32" ? 4.0 : fp16_bytes) / p.batch;
+        const double seconds = std::max(*model.flops_per_sample / flops, bytes / (bandwidth * fraction(gpu, &FamilyFractions::decode_bandwidth)));
+        p.per_second = 1 / seconds;
+        p.error_low = fit.train.low;
+        p.error_high = fit.train.high;
+        p.how = fmt::format("roofline: {:.3g} FLOP a sample at {:.1f} TFLOP/s achievable ({} family, {})",
+                            *model.flops_per_sample, flops / 1e12, gpu.architecture, p.precision);
+        return;
+    }
+    const double head_width = double(*model.heads) * *model.head_dim;
+    const double weight_bytes_per_token = model.parameters_per_token() * r.quant->bits_per_weight / 8;
+    const double kv_bytes = 2.0 * *model.layers * *model.kv_heads * *model.head_dim * p.context * fp16_bytes;
+    const double achievable_bandwidth = bandwidth * fraction(gpu, &FamilyFractions::decode_bandwidth);
+    if (p.phase == "prefill") {
+        const double fp32 = required_spec(gpu, gpu.fp32_tflops, "fp32_tflops", p.phase) * 1e12;
+        const double share = fraction(gpu, &FamilyFractions::prefill) *
+                             (p.quant == "f16" ? 1.0 : fit.prefill_quantized_factor);
+        // Attention over a prompt of `context` tokens: QKᵀ and ×V at the average position context ÷ 2.
+        const double flops = *model.flops_per_token + 2.0 * *model.layers * p.context * head_width;
+        const double seconds = std::max(flops / (fp32 * share),
+                                        model.parameters * r.quant->bits_per_weight / 8 / prefill_ubatch / achievable_bandwidth);
+        p.per_second = 1 / seconds;
+        p.error_low = fit.prefill.low;
+        p.error_high = fit.prefill.high;
+        p.how = fmt::format("roofline: {:.3g} FLOP a token at {:.1f} TFLOP/s achievable ({} family, {} weights)", flops,
+                            fp32 * share / 1e12, gpu.architecture, p.quant);
+        return;
+    }
+    // decode: one step produces a token for each of `batch` sequences; a mixture of experts reads more
+    // experts the more sequences it decodes at once, up to all of them.
+    const double weight_bytes = std::min(model.parameters * r.quant->bits_per_weight / 8, weight_bytes_per_token * p.batch);
+    const double bytes = weight_bytes + p.batch * kv_bytes;
+    const double memory_seconds = bytes / achievable_bandwidth;
+    const double flops = p.batch * (*model.flops_per_token + 4.0 * *model.layers * p.context * head_width);
+    const double compute_seconds =
+        gpu.fp32_tflops ? flops / (*gpu.fp32_tflops * 1e12 * fraction(gpu, &FamilyFractions::prefill)) : 0.0;
+    const double overhead = fraction(gpu, &FamilyFractions::decode_overhead_s);
+    p.per_second = p.batch / (std::max(memory_seconds, compute_seconds) + overhead);
+    p.error_low = fit.decode.low;
+    p.error_high = fit.decode.high;
+    p.how = fmt::format("roofline: {:.2f} GB a step at {:.0f} GB/s achievable + {:.2f} ms a step ({} family)", bytes / 1e9,
+                        achievable_bandwidth / 1e9, overhead * 1e3, gpu.architecture);
+}
+
+}  // namespace
+
+Prediction predict(const PredictRequest& request, const Catalog& catalog, const ModelCatalog& models) {
+    Resolved r = resolve(request, catalog, models);
+    check_memory(r, r.out);
+    roofline(r, r.out);
+    return r.out;
+}
+
+Prediction predict_from_profile(const PredictRequest& request, const CalibrationProfile& profile, const Catalog& catalog,
+                                const ModelCatalog& models) {
+    Resolved r = resolve(request, catalog, models);
+    Prediction& p = r.out;
+    check_memory(r, p);
+    if (p.tokens)
+        throw InputError(profile.source, 0, "from",
+                         fmt::format("the profile holds samples per second of training workloads; {} is an LLM",
+                                     p.workload));
+    // The GPU results of this workload, at the requested batch where the profile has it, else at the largest.
+    std::vector<const BenchResult*> results;
+    for (const BenchResult& b : profile.results)
+        if (b.device == "cuda" && b.workload == p.workload) results.push_back(&b);
+    if (results.empty())
+        throw InputError(profile.source, 0, "from", fmt::format("the profile measured no GPU on {}", p.workload));
+    const bool has_batch = std::any_of(results.begin(), results.end(), [&](const BenchResult* b) { return b->batch == p.batch; });
+    int largest = 0;
+    for (const BenchResult* b : results) largest = std::max(largest, b->batch);
+    std::erase_if(results, [&](const BenchResult* b) { return b->batch != (has_batch ? p.batch : largest); });
+    for (const BenchResult* b : results) {
+        if (same_gpu(b->device_name, p.device)) {
+            p.per_second = b->samples_per_second;
+            p.measured = true;
+            p.how = fmt::format("measured: {}, {}, batch {}", profile.source, b->device_name, b->batch);
+            return p;
+        }
+    }
+    roofline(r, p);
+    const double target = p.per_second;
+    // The nearest measured GPU: the one the roofline puts closest in speed to the target.
+    const BenchResult* nearest = nullptr;
+    double nearest_ratio = 0;
+    for (const BenchResult* b : results) {
+        for (const GpuSpec& g : catalog.gpus()) {
+            if (!same_gpu(b->device_name, g.name)) continue;
+            PredictRequest anchor_request = request;
+            anchor_request.device = g.name;
+            Resolved anchor = resolve(anchor_request, catalog, models);
+            roofline(anchor, anchor.out);
+            const double ratio = target / anchor.out.per_second;
+            if (!nearest || std::abs(std::log(ratio)) < std::abs(std::log(nearest_ratio))) {
+                nearest = b;
+                nearest_ratio = ratio;
+            }
+            break;
+        }
+    }
+    if (!nearest)
+        throw InputError(profile.source, 0, "from",
+                         fmt::format("no GPU the profile measured on {} is in gpus.csv", p.workload));
+    p.per_second = nearest->samples_per_second * nearest_ratio;
+    p.how = fmt::format("{} measured {:.0f} samples/s ({}, batch {}), scaled by the roofline's {:.3f}", nearest->device_name,
+                        nearest->samples_per_second, profile.source, nearest->batch, nearest_ratio);
+    return p;
+}
+
+}  // namespace payback

@@ -1,0 +1,41 @@
+// The predictor's fitted constants (lib/src/workload/predictor_fit.cpp, written by
+// tools/fit_predictor.py --write; names are views of string literals, so the table is built without
+// allocating): achievable fractions per architecture family and the error of the
+// fit on the measurements it held out.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace payback::detail {
+
+/// One family's fractions; none where the data had no device of the family for that phase.
+struct FamilyFractions {
+    std::string_view family;
+    std::optional<double> train_fp16;        ///< mixed-precision training: of fp32_tflops
+    std::optional<double> train_fp32;        ///< FP32 (TF32 where the GPU has it) training: of fp32_tflops
+    std::optional<double> prefill;           ///< prompt processing with F16 weights: of fp32_tflops
+    std::optional<double> decode_bandwidth;  ///< token generation: of memory_bandwidth_gb_s
+    std::optional<double> decode_overhead_s; ///< token generation: seconds per step besides the bytes
+};
+
+/// Signed relative error (predicted ÷ measured − 1) on the held-out measurements of one phase.
+struct PhaseError {
+    double low = 0, high = 0;             ///< the lowest and the highest
+    double median_abs = 0, worst_abs = 0;
+};
+
+struct PredictorFit {
+    std::vector<FamilyFractions> families;
+    FamilyFractions fallback;  ///< the geometric mean of the fitted families, for a family without data
+    std::vector<std::pair<std::string_view, double>> train_model_factor;  ///< relative to resnet50's 1
+    double transformer_factor = 1;  ///< a training transformer the fit did not see: the fitted ones' mean
+    double prefill_quantized_factor = 1;  ///< quantized weights' prefill relative to F16's
+    PhaseError train, prefill, decode;
+};
+
+const PredictorFit& predictor_fit();
+
+}  // namespace payback::detail

@@ -1,0 +1,64 @@
+"""payback.predict(): the same fields and figures as `payback predict --json`, and bad input as an
+InputError naming the argument (the program: exit 2, one line naming it)."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+import payback
+
+from conftest import BINARY, run_cli
+
+FIELDS = {"device", "workload", "precision", "quant", "phase", "batch", "expected_error", "basis", "fits_memory",
+          "memory_gb_needed", "memory_gb"}
+
+
+def test_an_llm_gets_tokens_per_second_and_the_program_prints_the_same() -> None:
+    p = payback.predict("RTX 3060 12GB", "llama-3.1-8b", quant="q4_0", context=8192, batch=4)
+    assert set(p) == FIELDS | {"tokens_per_second"}
+    assert (p["device"], p["workload"], p["quant"], p["phase"], p["batch"]) == (
+        "RTX 3060 12GB", "llama-3.1-8b", "q4_0", "decode", 4)
+    assert p["basis"] == "predicted"
+    # 4.2068 GB of weights + 4 × 1 GB of KV cache + 4 × 0.0016 GB of activations = 8.2133 GB of 12
+    assert p["memory_gb_needed"] == pytest.approx(8.2133, rel=1e-4)
+    assert p["memory_gb"] == 12 and p["fits_memory"]
+    assert p["expected_error"]["low"] < 0 < p["expected_error"]["high"]
+    cli = run_cli("predict", "--device", "RTX 3060 12GB", "--workload", "llama-3.1-8b", "--quant", "q4_0",
+                  "--context", "8192", "--batch", "4")
+    assert cli == p
+
+
+def test_a_training_workload_gets_samples_per_second_and_no_quant() -> None:
+    p = payback.predict("H100 SXM", "resnet50", precision="bf16", batch=256)
+    assert set(p) == FIELDS | {"samples_per_second"}
+    assert p["quant"] is None and p["phase"] == "train" and p["precision"] == "bf16"
+    # bf16 and fp16 are the same mixed-precision fraction; fp32 is slower
+    assert p["samples_per_second"] == payback.predict("H100 SXM", "resnet50", batch=256)["samples_per_second"]
+    assert payback.predict("H100 SXM", "resnet50", precision="fp32", batch=256)["samples_per_second"] < p[
+        "samples_per_second"]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "key"),
+    [
+        ({"device": "RTX 409", "workload": "llama-3-8b"}, "device"),
+        ({"device": "RTX 4090", "workload": "llama-3-8", "quant": "q4_0"}, "workload"),
+        ({"device": "RTX 4090", "workload": "resnet50", "quant": "q4_0"}, "quant"),
+        ({"device": "RTX 4090", "workload": "llama-3-8b", "batch": 0}, "batch"),
+    ],
+)
+def test_bad_input_names_the_argument(arguments: dict[str, object], key: str) -> None:
+    device, workload = str(arguments.pop("device")), str(arguments.pop("workload"))
+    with pytest.raises(payback.InputError) as caught:
+        payback.predict(device, workload, **arguments)  # type: ignore[arg-type]
+    assert caught.value.key == key
+    if not BINARY.exists():
+        pytest.skip(f"no payback program at {BINARY}")
+    flags = ["--device", device, "--workload", workload] + [
+        part for name, value in arguments.items() for part in (f"--{name}", str(value))]
+    done = subprocess.run([str(BINARY), "predict", *flags], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and f": {key}: " in done.stderr

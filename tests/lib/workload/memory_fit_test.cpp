@@ -1,0 +1,72 @@
+// The memory an LLM needs, by hand: an 8B model at Q4_0 and an 8k context against an 8 GB and a
+// 12 GB card, and the shipped catalog's rows as the memory fit reads them.
+#include <catch2/catch.hpp>
+
+#include "payback/base/error.hpp"
+#include "payback/workload/memory_fit.hpp"
+#include "payback/workload/model_catalog.hpp"
+#include "support/input_errors.hpp"
+
+using namespace payback;
+using Catch::Matchers::WithinRel;
+
+TEST_CASE("Llama 3 8B at Q4_0 and 8k context: weights, KV cache and activations by hand", "[memory]") {
+    const ModelCatalog& catalog = ModelCatalog::shipped();
+    const ModelSpec& llama = catalog.model("llama-3-8b");
+    const QuantFormat& q4_0 = catalog.quant("q4_0");
+    const MemoryNeed one = llm_memory(llama, q4_0, 8192, 1);
+    // weights: 8,030,261,248 parameters × 4.5 bits / 8 = 4,517,021,952 B = 4.2068 GB of 2^30 B
+    CHECK_THAT(one.weights_gb, WithinRel(4517021952.0 / 1073741824.0, 1e-12));
+    // KV: 2 × 32 layers × 8 KV heads × 128 × 8192 tokens × 1 sequence × 2 B = 1,073,741,824 B = 1 GB
+    CHECK_THAT(one.kv_cache_gb, WithinRel(1.0, 1e-12));
+    // activations: 4 B × (128,256 logits + 32 heads × 8192 scores + 4 × 4096 + 2 × 14,336) = 1,741,824 B
+    CHECK_THAT(one.activations_gb, WithinRel(1741824.0 / 1073741824.0, 1e-12));
+    // 5.2084 GB in all: it fits an 8 GB card and a 12 GB one
+    CHECK(one.total_gb() < 8);
+    CHECK_THAT(one.total_gb(), WithinRel(5.2084, 1e-4));
+    // Four sequences at once: 4 GB of KV cache, 4.2068 + 4 + 0.0065 = 8.2133 GB: over 8 GB, under 12
+    const MemoryNeed four = llm_memory(llama, q4_0, 8192, 4);
+    CHECK_THAT(four.kv_cache_gb, WithinRel(4.0, 1e-12));
+    CHECK_THAT(four.total_gb(), WithinRel(8.2133, 1e-4));
+    CHECK(four.total_gb() > 8);
+    CHECK(four.total_gb() < 12);
+}
+
+TEST_CASE("the KV cache grows linearly in context and batch, the weights with bits per weight", "[memory]") {
+    const ModelCatalog& catalog = ModelCatalog::shipped();
+    const ModelSpec& qwen = catalog.model("qwen2.5-7b");
+    const MemoryNeed base = llm_memory(qwen, catalog.quant("f16"), 4096, 1);
+    CHECK_THAT(llm_memory(qwen, catalog.quant("f16"), 8192, 3).kv_cache_gb, WithinRel(6 * base.kv_cache_gb, 1e-12));
+    CHECK_THAT(llm_memory(qwen, catalog.quant("q8_0"), 4096, 1).weights_gb,
+               WithinRel(base.weights_gb * 8.5 / 16, 1e-12));
+    // Qwen2.5-7B: 2 × 28 layers × 4 KV heads × 128 × 4096 × 2 B = 234,881,024 B
+    CHECK_THAT(base.kv_cache_gb, WithinRel(234881024.0 / 1073741824.0, 1e-12));
+}
+
+TEST_CASE("the shipped model catalog: every LLM's FLOPs per token are twice its active parameters",
+          "[memory][catalog]") {
+    const ModelCatalog& catalog = ModelCatalog::shipped();
+    int llms = 0;
+    for (const ModelSpec& m : catalog.models()) {
+        if (m.kind != ModelKind::llm) continue;
+        ++llms;
+        INFO(m.name);
+        CHECK_THAT(*m.flops_per_token, WithinRel(2 * m.parameters_per_token(), 1e-9));
+        CHECK(*m.heads % *m.kv_heads == 0);
+    }
+    CHECK(llms >= 10);
+    CHECK(catalog.quants().size() == 4);
+}
+
+TEST_CASE("a training workload has no memory fit as an LLM, and unknown names get a suggestion", "[memory]") {
+    const ModelCatalog& catalog = ModelCatalog::shipped();
+    const InputError not_llm =
+        test::input_error([&] { llm_memory(catalog.model("resnet50"), catalog.quant("f16"), 1024, 1); });
+    CHECK(not_llm.key_path() == "workload");
+    const InputError model = test::input_error([&] { catalog.model("llama-3-8"); });
+    CHECK(model.key_path() == "workload");
+    CHECK_THAT(model.what(), Catch::Matchers::Contains("did you mean \"llama-3-8b\"?"));
+    const InputError quant = test::input_error([&] { catalog.quant("q4_k"); });
+    CHECK(quant.key_path() == "quant");
+    CHECK_THAT(quant.what(), Catch::Matchers::Contains("did you mean"));
+}

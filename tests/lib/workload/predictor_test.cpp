@@ -1,0 +1,163 @@
+// The predictor: the roofline by hand on two devices (with the fitted fractions of
+// lib/src/workload/predictor_fit.cpp, today's values in the comments), the memory check against an
+// 8 GB and a 12 GB card, a profile's measurement and its scaling, and bad input naming the argument.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "payback/base/error.hpp"
+#include "payback/workload/predictor.hpp"
+#include "support/input_errors.hpp"
+#include "workload/predictor_fit.hpp"
+
+using namespace payback;
+using Catch::Matchers::Contains;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+const detail::FamilyFractions& family(const std::string& name) {
+    const auto& families = detail::predictor_fit().families;
+    const auto found = std::find_if(families.begin(), families.end(), [&](const auto& f) { return f.family == name; });
+    REQUIRE(found != families.end());
+    return *found;
+}
+
+Prediction run(PredictRequest request) { return predict(request, Catalog::shipped(), ModelCatalog::shipped()); }
+
+InputError refused(const PredictRequest& request) { return test::input_error([&] { run(request); }); }
+
+}  // namespace
+
+TEST_CASE("decode on the RTX 4090 by hand: Llama 3 8B at Q4_0, 1024 tokens of context", "[predictor]") {
+    const auto& ada = family("ada");
+    // bytes a step: weights 8,030,261,248 × 4.5 / 8 = 4,517,021,952
+    //             + KV cache 2 × 32 layers × 8 KV heads × 128 × 1024 tokens × 2 B = 134,217,728 → 4,651,239,680 B
+    // at 1008 GB/s × 0.964 (ada's fitted fraction) = 971.7 GB/s: 4.787 ms; compute is far below
+    // (16.6 GFLOP at 82.6 TFLOPS × 1.72 = 142 TFLOP/s: 0.117 ms); + ada's overhead 2.977 ms = 7.764 ms: 128.8 tokens/s
+    const double seconds = 4651239680.0 / (1008e9 * *ada.decode_bandwidth) + *ada.decode_overhead_s;
+    const Prediction p = run({.device = "RTX 4090", .workload = "llama-3-8b", .quant = "q4_0", .context = 1024});
+    CHECK(p.tokens);
+    CHECK(p.phase == "decode");
+    CHECK_THAT(p.per_second, WithinRel(1 / seconds, 1e-9));
+    CHECK_THAT(p.per_second, WithinRel(128.8, 0.01));
+    CHECK_FALSE(p.measured);
+    CHECK(p.error_low < 0);
+    CHECK(p.error_high > 0);
+    // Four sequences at once read the weights once and four KV caches: more tokens a second, less than 4×
+    const Prediction four = run({.device = "RTX 4090", .workload = "llama-3-8b", .quant = "q4_0", .batch = 4, .context = 1024});
+    const double four_seconds = (4517021952.0 + 4 * 134217728.0) / (1008e9 * *ada.decode_bandwidth) + *ada.decode_overhead_s;
+    CHECK_THAT(four.per_second, WithinRel(4 / four_seconds, 1e-9));
+    CHECK(four.per_second > 3 * p.per_second);
+    CHECK(four.per_second < 4 * p.per_second);
+}
+
+TEST_CASE("training on the H100 SXM by hand: BERT-large at sequence 384, mixed precision", "[predictor]") {
+    const auto& hopper = family("hopper");
+    const auto& fit = detail::predictor_fit();
+    const auto bert_large = std::find_if(fit.train_model_factor.begin(), fit.train_model_factor.end(),
+                                         [](const auto& m) { return m.first == "bert-large"; });
+    REQUIRE(bert_large != fit.train_model_factor.end());
+    // 66.91 TFLOPS FP32 × 1.283 (hopper, mixed precision) × 2.174 (BERT-large against ResNet-50) = 186.6 TFLOP/s
+    // achievable; 739,271,245,824 FLOP a sample (models.csv) → 252.5 samples/s. The weights' traffic,
+    // 3 × 335,141,888 × 2 B at batch 256 = 7.9 MB a sample, takes 2.2 µs at 3350 GB/s: compute bound.
+    const double expected = 66.91e12 * *hopper.train_fp16 * bert_large->second / 739271245824.0;
+    const Prediction p = run({.device = "H100 SXM", .workload = "bert-large", .batch = 256});
+    CHECK_FALSE(p.tokens);
+    CHECK(p.phase == "train");
+    CHECK(p.precision == "fp16");
+    CHECK(p.quant.empty());
+    CHECK_THAT(p.per_second, WithinRel(expected, 1e-9));
+    CHECK_THAT(p.per_second, WithinRel(252.5, 0.01));
+    // Lambda measured 311 (held out of the fit): within the stated expected error
+    CHECK(311 * (1 + p.error_low) <= p.per_second);
+    CHECK(p.per_second <= 311 * (1 + p.error_high));
+    // FP32 (TF32) uses hopper's FP32 fraction, 0.704 against 1.283: slower
+    const Prediction fp32 = run({.device = "H100 SXM", .workload = "bert-large", .precision = "fp32", .batch = 256});
+    CHECK_THAT(fp32.per_second, WithinRel(expected * *hopper.train_fp32 / *hopper.train_fp16, 1e-9));
+}
+
+TEST_CASE("an 8B model at Q4_0 and 8k context fits an 8 GB and a 12 GB card alone, only the 12 GB one at batch 4",
+          "[predictor][memory]") {
+    // 4.2068 GB of weights + 1 GB of KV cache + 0.0016 GB of activations = 5.2084 GB (memory_fit_test.cpp)
+    const PredictRequest one{.device = "RTX 3070", .workload = "llama-3-8b", .quant = "q4_0", .context = 8192};
+    const Prediction on_8gb = run(one);
+    CHECK_THAT(on_8gb.memory_gb_needed, WithinRel(5.2084, 1e-4));
+    CHECK(on_8gb.memory_gb == 8);
+    CHECK(on_8gb.fits_memory);
+    PredictRequest twelve = one;
+    twelve.device = "RTX 3060 12GB";
+    CHECK(run(twelve).fits_memory);
+    // batch 4: 4.2068 + 4 × 1 + 4 × 0.0016 = 8.2133 GB: over 8, under 12
+    PredictRequest four = one;
+    four.batch = 4;
+    CHECK_FALSE(run(four).fits_memory);
+    four.device = "RTX 3060 12GB";
+    CHECK(run(four).fits_memory);
+    // Llama 3 70B at Q4_0 (70,553,706,496 × 4.5 / 8 = 36.97 GB of weights) fits no 24 GB card but fits
+    // a 128 GB Mac, whose GPU may use 75 % of it (96 GB)
+    const Prediction big = run({.device = "RTX 4090", .workload = "llama-3-70b", .quant = "q4_0"});
+    CHECK_FALSE(big.fits_memory);
+    const Prediction mac = run({.device = "Apple M3 Max", .workload = "llama-3-70b", .quant = "q4_0"});
+    CHECK(mac.memory_gb == 96);
+    CHECK(mac.fits_memory);
+}
+
+TEST_CASE("with a profile: a measured device returns its measurement, another is scaled by the roofline", "[predictor]") {
+    CalibrationProfile profile;
+    profile.source = "profile.json";
+    BenchResult r;
+    r.device = "cuda";
+    r.device_name = "NVIDIA GeForce RTX 3090";
+    r.workload = "cifar10-tutorial";
+    r.batch = 256;
+    r.samples_per_second = 100000;
+    profile.results.push_back(r);
+    r.batch = 4;
+    r.samples_per_second = 5000;
+    profile.results.push_back(r);
+    const Catalog& catalog = Catalog::shipped();
+    const ModelCatalog& models = ModelCatalog::shipped();
+    const Prediction measured =
+        predict_from_profile({.device = "RTX 3090", .workload = "cifar10-tutorial", .batch = 256}, profile, catalog, models);
+    CHECK(measured.measured);
+    CHECK(measured.per_second == 100000);
+    CHECK(measured.error_low == 0);
+    // no result at batch 64: the largest batch measured, 256
+    CHECK(predict_from_profile({.device = "RTX 3090", .workload = "cifar10-tutorial", .batch = 64}, profile, catalog,
+                               models).per_second == 100000);
+    // the RTX 4090 was not measured: 100,000 × roofline(4090) ÷ roofline(3090)
+    const PredictRequest on_4090{.device = "RTX 4090", .workload = "cifar10-tutorial", .batch = 256};
+    const Prediction scaled = predict_from_profile(on_4090, profile, catalog, models);
+    const double ratio = run(on_4090).per_second /
+                         run({.device = "RTX 3090", .workload = "cifar10-tutorial", .batch = 256}).per_second;
+    CHECK_FALSE(scaled.measured);
+    CHECK_THAT(scaled.per_second, WithinRel(100000 * ratio, 1e-9));
+    CHECK_THAT(scaled.how, Contains("NVIDIA GeForce RTX 3090"));
+    // a workload the profile did not measure on a GPU
+    const InputError none = test::input_error(
+        [&] { predict_from_profile({.device = "RTX 4090", .workload = "mlp"}, profile, catalog, models); });
+    CHECK(none.key_path() == "from");
+}
+
+TEST_CASE("bad input names the argument, with a suggestion for a mistyped name", "[predictor][errors]") {
+    const InputError device = refused({.device = "RTX 409", .workload = "llama-3-8b"});
+    CHECK(device.key_path() == "device");
+    CHECK_THAT(device.what(), Contains("did you mean \"RTX 4090\"?"));
+    const InputError model = refused({.device = "RTX 4090", .workload = "lama-3-8b"});
+    CHECK(model.key_path() == "workload");
+    CHECK_THAT(model.what(), Contains("did you mean \"llama-3-8b\"?"));
+    const InputError quant_on_training = refused({.device = "RTX 4090", .workload = "resnet50", .quant = "q4_0"});
+    CHECK(quant_on_training.key_path() == "quant");
+    const InputError unknown_quant = refused({.device = "RTX 4090", .workload = "llama-3-8b", .quant = "q4_1"});
+    CHECK(unknown_quant.key_path() == "quant");
+    CHECK_THAT(unknown_quant.what(), Contains("did you mean"));
+    CHECK(refused({.device = "RTX 4090", .workload = "llama-3-8b", .batch = 0}).key_path() == "batch");
+    CHECK(refused({.device = "RTX 4090", .workload = "llama-3-8b", .context = 8193}).key_path() == "context");
+    CHECK(refused({.device = "RTX 4090", .workload = "llama-3-8b", .phase = "train"}).key_path() == "phase");
+    CHECK(refused({.device = "RTX 4090", .workload = "resnet50", .phase = "decode"}).key_path() == "phase");
+    CHECK(refused({.device = "RTX 4090", .workload = "resnet50", .precision = "int8"}).key_path() == "precision");
+    // prefill needs a compute figure the catalog does not have for the M3 Max
+    CHECK(refused({.device = "Apple M3 Max", .workload = "llama-3-8b", .phase = "prefill"}).key_path() == "device");
+}

@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""Fits the predictor's achievable fractions (`payback predict`, lib/src/workload/predictor.cpp) to published
+measurements, and prints the error on the measurements it held out.
+
+Data: tests/fixtures/predictor/lambda-training.csv (Lambda's deeplearning-benchmark, training samples/s) and
+tests/fixtures/predictor/llama-bench.csv (llama.cpp llama-bench tokens/s), against pricing/gpus.csv's specs
+and pricing/models.csv's FLOPs.
+
+The models, per architecture family (gpus.csv `architecture`):
+  train    samples/s = fp32_tflops x 1e12 x a[family, precision] x m[model] x s[dataset] / flops_per_sample
+  prefill  tokens/s  = fp32_tflops x 1e12 x p[family] x k[quantized] x s[dataset] / (2 x parameters)
+  decode   s/token   = weight bytes / (bandwidth x e[family]) + o[family]
+a, m, s, p and k are fitted by least squares on the logarithms; e and o by least squares on the relative error
+of the time per token. m is 1 for resnet50, s 1 for Lambda's 2025 file and for the 2024 llama-bench tables
+(the newest software, which the predictor predicts for), k 1 for F16 weights.
+
+The devices are split once: sorted by name, every third one of a phase's devices (the 2nd, 5th, ...) is
+held out, unless that would leave its family without a device to fit on. The fit uses the others; the
+held-out ones give the error printed (median and worst absolute, per phase) and the expected error the
+program attaches to a prediction (the lowest and highest signed error).
+
+Usage: tools/fit_predictor.py [--write | --check]
+  (none)   print the fit and the held-out errors
+  --write  also write lib/src/workload/predictor_fit.cpp
+  --check  exit 1 when lib/src/workload/predictor_fit.cpp differs from what the fit writes (a ctest)
+Pure Python: no packages needed.
+"""
+from __future__ import annotations
+
+import csv
+import math
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures" / "predictor"
+GENERATED = ROOT / "lib" / "src" / "workload" / "predictor_fit.cpp"
+BITS = {row["name"]: float(row["bits_per_weight"]) for row in csv.DictReader(open(ROOT / "pricing" / "quants.csv"))}
+
+
+def rows(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+GPUS = {row["name"]: row for row in rows(ROOT / "pricing" / "gpus.csv")}
+MODELS = {row["name"]: row for row in rows(ROOT / "pricing" / "models.csv")}
+
+
+def spec(device: str, column: str) -> float | None:
+    text = GPUS[device][column]
+    return float(text) if text else None
+
+
+def family(device: str) -> str:
+    return GPUS[device]["architecture"]
+
+
+def solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """Least squares by the normal equations and Gauss-Jordan elimination (small, well-posed systems)."""
+    n = len(a[0])
+    m = [[sum(r[i] * r[j] for r in a) for j in range(n)] + [sum(r[i] * y for r, y in zip(a, b))] for i in range(n)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
+        if abs(m[pivot][col]) < 1e-12:
+            raise ValueError(f"singular system at unknown {col}")
+        m[col], m[pivot] = m[pivot], m[col]
+        for r in range(n):
+            if r != col:
+                f = m[r][col] / m[col][col]
+                m[r] = [x - f * y for x, y in zip(m[r], m[col])]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def split(points: list[dict[str, object]]) -> tuple[set[str], set[str]]:
+    """The devices fitted on and the devices held out (see the module's docstring)."""
+    devices = sorted({str(p["device"]) for p in points})
+    held: set[str] = set()
+    for i, device in enumerate(devices):
+        others = [d for d in devices if d != device and d not in held and family(d) == family(device)]
+        if i % 3 == 1 and others:
+            held.add(device)
+    return set(devices) - held, held
+
+
+def log_linear(points: list[dict[str, object]], terms: list[str]) -> dict[str, float]:
+    """Fits log(y) = log(base) + sum of the points' terms' logs; returns each term's factor (exp)."""
+    unknowns = sorted({str(t) for p in points for t in p["terms"]})  # type: ignore[attr-defined]
+    a = [[1.0 if u in p["terms"] else 0.0 for u in unknowns] for p in points]  # type: ignore[operator]
+    b = [math.log(float(p["measured"]) / float(p["base"])) for p in points]  # type: ignore[arg-type]
+    return {u: math.exp(x) for u, x in zip(unknowns, solve(a, b))}
+
+
+def geometric_mean(values: list[float]) -> float:
+    return math.exp(statistics.fmean(math.log(v) for v in values))
+
+
+# --- training -------------------------------------------------------------------------------------
+def training_points() -> list[dict[str, object]]:
+    points = []
+    for r in rows(FIXTURES / "lambda-training.csv"):
+        fp32 = spec(r["device"], "fp32_tflops")
+        assert fp32, r["device"]
+        terms = [f"a:{family(r['device'])}:{r['precision']}"]
+        if r["workload"] != "resnet50":
+            terms.append(f"m:{r['workload']}")
+        if r["dataset"] != "lambda-2025":
+            terms.append(f"s:{r['dataset']}")
+        points.append({"device": r["device"], "label": f"{r['workload']} {r['precision']} ({r['dataset']})",
+                       "measured": float(r["samples_per_second"]),
+                       "base": fp32 * 1e12 / float(MODELS[r["workload"]]["flops_per_sample"]), "terms": terms})
+    return points
+
+
+def predicted(point: dict[str, object], factors: dict[str, float]) -> float:
+    return float(point["base"]) * math.prod(factors[t] for t in point["terms"])  # type: ignore[attr-defined]
+
+
+# --- llama-bench ----------------------------------------------------------------------------------
+def bench_points(phase: str) -> list[dict[str, object]]:
+    points = []
+    for r in rows(FIXTURES / "llama-bench.csv"):
+        if r["phase"] != phase:
+            continue
+        params = float(r["parameters"])
+        point: dict[str, object] = {"device": r["device"], "label": f"{r['model']} {r['quant']} {r['dataset']}",
+                                    "measured": float(r["tokens_per_second"]), "quant": r["quant"]}
+        if phase == "prefill":
+            fp32 = spec(r["device"], "fp32_tflops")
+            if fp32 is None:  # no compute figure published (Apple M3 Max): nothing to scale
+                continue
+            point["base"] = fp32 * 1e12 / (2 * params)
+            point["terms"] = [f"p:{family(r['device'])}"] + (["k:quantized"] if r["quant"] != "f16" else [])
+            if r["dataset"] != "llama3-2024-05":
+                point["terms"].append(f"s:{r['dataset']}")  # type: ignore[attr-defined]
+        else:
+            bandwidth = spec(r["device"], "memory_bandwidth_gb_s")
+            assert bandwidth, r["device"]
+            point["seconds_at_peak"] = params * BITS[r["quant"]] / 8 / (bandwidth * 1e9)
+        points.append(point)
+    return points
+
+
+def fit_decode(points: list[dict[str, object]]) -> dict[str, tuple[float, float]]:
+    """Per family, (bandwidth fraction e, overhead o in seconds) minimising the relative error of the time."""
+    fits = {}
+    for fam in sorted({family(str(p["device"])) for p in points}):
+        mine = [p for p in points if family(str(p["device"])) == fam]
+        a = [[float(p["seconds_at_peak"]) * float(p["measured"]), float(p["measured"])] for p in mine]
+        inverse_e, o = solve(a, [1.0] * len(mine)) if len({p["quant"] for p in mine}) > 1 else (0.0, -1.0)
+        if o < 0:  # one kind of weights only, or a negative overhead: bandwidth alone
+            inverse_e, o = solve([[row[0]] for row in a], [1.0] * len(mine))[0], 0.0
+        fits[fam] = (1 / inverse_e, o)
+    return fits
+
+
+def decode_prediction(point: dict[str, object], fit: tuple[float, float]) -> float:
+    e, o = fit
+    return 1 / (float(point["seconds_at_peak"]) / e + o)
+
+
+# --- report -----------------------------------------------------------------------------------------
+def errors(points: list[dict[str, object]], predict) -> list[tuple[str, str, float]]:  # type: ignore[no-untyped-def]
+    return [(str(p["device"]), str(p["label"]), predict(p) / float(p["measured"]) - 1) for p in points]
+
+
+def summary(name: str, held: list[tuple[str, str, float]]) -> tuple[float, float, float, float]:
+    abs_errors = [abs(e) for _, _, e in held]
+    low, high = min(e for _, _, e in held), max(e for _, _, e in held)
+    median, worst = statistics.median(abs_errors), max(abs_errors)
+    print(f"{name}: {len(held)} held-out measurements on {len({d for d, _, _ in held})} devices: "
+          f"median |error| {100 * median:.1f} %, worst {100 * worst:.1f} %, range {100 * low:+.1f} % to {100 * high:+.1f} %")
+    for device, label, e in sorted(held, key=lambda x: -abs(x[2])):
+        print(f"  {device:16} {label:36} {100 * e:+6.1f} %")
+    return low, high, median, worst
+
+
+def cpp_optional(value: float | None) -> str:
+    return "std::nullopt" if value is None else f"{value:.6g}"
+
+
+def main() -> int:
+    mode = sys.argv[1] if len(sys.argv) > 1 else ""
+    if mode not in ("", "--write", "--check"):
+        print(__doc__, file=sys.stderr)
+        return 2
+
+    train = training_points()
+    train_fit_devices, train_held = split(train)
+    t_factors = log_linear([p for p in train if p["device"] in train_fit_devices], [])
+    prefill = bench_points("prefill")
+    prefill_fit_devices, prefill_held = split(prefill)
+    p_factors = log_linear([p for p in prefill if p["device"] in prefill_fit_devices], [])
+    decode = bench_points("decode")
+    decode_fit_devices, decode_held = split(decode)
+    d_fits = fit_decode([p for p in decode if p["device"] in decode_fit_devices])
+
+    print("Held out:", ", ".join(sorted(train_held)), "(train);", ", ".join(sorted(prefill_held)), "(prefill);",
+          ", ".join(sorted(decode_held)), "(decode)")
+    train_err = summary("train", errors([p for p in train if p["device"] in train_held],
+                                        lambda p: predicted(p, t_factors)))
+    prefill_err = summary("prefill", errors([p for p in prefill if p["device"] in prefill_held],
+                                            lambda p: predicted(p, p_factors)))
+    decode_err = summary("decode", errors([p for p in decode if p["device"] in decode_held],
+                                          lambda p: decode_prediction(p, d_fits[family(str(p["device"]))])))
+
+    families = sorted({GPUS[d]["architecture"] for d in GPUS})
+    fallback_decode = (geometric_mean([e for e, _ in d_fits.values()]), statistics.median(o for _, o in d_fits.values()))
+    lines = []
+    for fam in families:
+        fp16, fp32 = t_factors.get(f"a:{fam}:fp16"), t_factors.get(f"a:{fam}:fp32")
+        p, d = p_factors.get(f"p:{fam}"), d_fits.get(fam)
+        lines.append(f'            {{"{fam}", {cpp_optional(fp16)}, {cpp_optional(fp32)}, {cpp_optional(p)}, '
+                     f"{cpp_optional(d[0] if d else None)}, {cpp_optional(d[1] if d else None)}}},")
+    fallback = (f'{{"", {geometric_mean([v for k, v in t_factors.items() if k.endswith(":fp16")]):.6g}, '
+                f'{geometric_mean([v for k, v in t_factors.items() if k.endswith(":fp32")]):.6g}, '
+                f'{geometric_mean([v for k, v in p_factors.items() if k.startswith("p:")]):.6g}, '
+                f"{fallback_decode[0]:.6g}, {fallback_decode[1]:.6g}}}")
+    models = ", ".join(f'{{"{k[2:]}", {v:.6g}}}' for k, v in sorted(t_factors.items()) if k.startswith("m:"))
+    transformer = geometric_mean([v for k, v in t_factors.items() if k.startswith("m:")])
+
+    def phase(e: tuple[float, float, float, float]) -> str:
+        return f"{{{e[0]:.4f}, {e[1]:.4f}, {e[2]:.4f}, {e[3]:.4f}}}"
+
+    text = f"""// Generated by tools/fit_predictor.py --write from tests/fixtures/predictor/*.csv, pricing/gpus.csv and
+// pricing/models.csv; do not edit (the ctest predictor_fit fails when this differs from a fresh fit).
+#include "workload/predictor_fit.hpp"
+
+namespace payback::detail {{
+
+const PredictorFit& predictor_fit() {{
+    static const PredictorFit fit{{
+        {{
+{chr(10).join(lines)}
+        }},
+        {fallback},
+        {{{models}}},
+        {transformer:.6g},
+        {p_factors["k:quantized"]:.6g},
+        {phase(train_err)},
+        {phase(prefill_err)},
+        {phase(decode_err)},
+    }};
+    return fit;
+}}
+
+}}  // namespace payback::detail
+"""
+    if mode == "--write":
+        GENERATED.write_text(text, encoding="utf-8")
+        print(f"wrote {GENERATED.relative_to(ROOT)}")
+    if mode == "--check" and (not GENERATED.exists() or GENERATED.read_text(encoding="utf-8") != text):
+        print(f"{GENERATED.relative_to(ROOT)} is not what the fit gives: run tools/fit_predictor.py --write")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
