@@ -19,6 +19,7 @@
 #include "base/csv_reader.hpp"
 #include "payback/base/error.hpp"
 #include "payback/energy/carbon.hpp"
+#include "payback/market/api_price.hpp"
 #include "payback/market/catalog.hpp"
 #include "payback/market/price_schedule.hpp"
 #include "support/input_errors.hpp"
@@ -49,6 +50,8 @@ void load(const std::string& resource, const fs::path& dir, const CsvTable& ship
         load_cloud_region(path, shipped.text(0, "provider"), shipped.text(0, "region"));
     } else if (resource == "used-gpu-prices") {
         load_price_schedule(path, shipped.text(0, "item"));
+    } else if (resource == "api-prices") {
+        load_api_prices(path);
     } else {
         Catalog::load(dir.string());
     }
