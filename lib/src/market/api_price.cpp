@@ -92,7 +92,7 @@ const ApiPriceRow& find_api_price(const std::vector<ApiPriceRow>& rows, const st
     const std::string hint = detail::closest_match(provider_and_model, keys);
     throw InputError("pricing", 0, "api",
                      fmt::format("no API row \"{}\" in pricing/api-prices.csv{}", provider_and_model,
-                                 hint.empty() ? "; rows are written PROVIDER:MODEL (payback catalog lists them)"
+                                 hint.empty() ? "; rows are written PROVIDER:MODEL, as in the file"
                                               : "; did you mean \"" + hint + "\"?"));
 }
 

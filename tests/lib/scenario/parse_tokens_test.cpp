@@ -118,7 +118,8 @@ TEST_CASE("bad token input exits with file, line and key", "[tokens][parse][erro
     SECTION("rates without tokens") {
         const std::string text = with_line(base.substr(0, base.find("[[api]]")), tokens_line, "gpu_hours_per_month = 10");
         const InputError e = input_error([&] { (void)parse_scenario(text, "bad.toml"); });
-        check_error(e, "bad.toml", line_of(text, "[rig]"), "rig.tokens_per_second", "needs workload.tokens");
+        check_error(e, "bad.toml", line_of(text, "tokens_per_second = { prefill = 2000"), "rig.tokens_per_second",
+                    "needs workload.tokens");
     }
 }
 
@@ -131,8 +132,12 @@ TEST_CASE("an API row from the catalog, and the round trip through to_toml", "[t
     CHECK(api.name == "together:llama-3.1-8b");
     CHECK(api.api->input_per_million == Approx(0.18));
     CHECK(api.escalation == -0.3);
+    // Written back with the row's prices (the row noted beside them), which read back the same.
+    CHECK_THAT(to_toml(s), Catch::Contains("price_per_million_input = 0.18  # pricing/api-prices.csv:"));
     const Scenario again = parse_scenario(to_toml(s), "again.toml");
-    CHECK(to_toml(again) == to_toml(s));
+    CHECK(to_toml(parse_scenario(to_toml(again), "third.toml")) == to_toml(again));
+    CHECK(again.clouds.back().name == api.name);
+    CHECK(again.clouds.back().escalation == -0.3);
     CHECK(again.clouds.back().api->output_per_million == Approx(0.18));
     CHECK(again.serving_hours_per_month == Approx(25.0));
 }
