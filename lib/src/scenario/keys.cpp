@@ -462,7 +462,7 @@ std::string keys_markdown() {
         "(`rig.parts[0].price` in `--set` and `[uncertainty]`); `<key>` in `[uncertainty]` is any numeric\n"
         "key path. Ranges: `[a, b]` includes both ends, `(a, b]` not `a`; money limits are for USD, EUR,\n"
         "GBP, CHF, CAD, AUD, NZD and SGD, and 10^5 times larger in other currencies. Applies to: the options\n"
-        "the key bears on (rig, rental, cloud, all).\n\n"
+        "the key bears on (rig, rental, cloud, api, all).\n\n"
         "| key | type | unit | range | default | applies to | help |\n|---|---|---|---|---|---|---|\n";
     const auto cell = [](const std::string& text) {
         std::string escaped;
