@@ -146,6 +146,26 @@ std::string job_text(const Scenario& s, const Comparison& c, const Style& style,
     return out;
 }
 
+// With [workload] tokens: what a million tokens costs on each option, and how fast and clean it is served.
+std::string tokens_text(const Scenario& s, const Comparison& c, const Style& style, std::size_t width) {
+    if (!s.tokens) return "";
+    const TokenWorkload& t = *s.tokens;
+    std::string out = "\n" + wrapped(fmt::format("Serving {} at {}: {} input and {} output tokens a month, {:.0f} % of the "
+                                                 "input cached, {} at once",
+                                                 t.model, t.quant, amount(t.volume.input_per_month),
+                                                 amount(t.volume.output_per_month), t.volume.cached_input_share * 100.0,
+                                                 t.concurrency));
+    std::vector<std::string> names;
+    for (const OptionResult& o : c.options) names.push_back(o.name);
+    MetricsByOption table("tokens", names);
+    for (const Metric* m : shown(MetricScope::tokens)) {
+        std::vector<std::string> cells;
+        for (const OptionResult& o : c.options) cells.push_back(text_cell(*m, metric_value(*m, o)));
+        table.add(std::string(m->header), std::move(cells));
+    }
+    return out + table.render(style, width);
+}
+
 std::string text_report(const Scenario& s, const Comparison& c, const Style& style, std::size_t width) {
     std::string out = wrapped(fmt::format("{}: {} months, {:.4g} GPU-hours of training a month, discount rate "
                                           "{:.1f}%/yr, {}{}",
@@ -167,6 +187,7 @@ std::string text_report(const Scenario& s, const Comparison& c, const Style& sty
     }
     out += options.render(style, width);
     out += job_text(s, c, style, width);
+    out += tokens_text(s, c, style, width);
     out += hardware_text(s, c, style);
     // One table for each way of building (the rig alone, then renting it out): its cloud options across.
     std::vector<std::string> rigs;
@@ -211,11 +232,14 @@ std::string csv_cell(const MetricValue& value) {
 }
 
 // One row per option: its metrics, then the rig against it (empty for the rig and for the rig
-// renting out), then its job's; the columns are the metric table's rows marked csv, in its order.
+// renting out), then its job's and its tokens'; the columns are the metric table's rows marked csv,
+// in its order, the tokens' only for a scenario that serves tokens.
 std::string csv_report(const Comparison& c) {
+    const bool tokens = !c.options.empty() && c.options.front().tokens;
+    const auto column = [&](const Metric& m) { return m.csv && (tokens || m.scope != MetricScope::tokens); };
     std::string out = "name,kind";
     for (const Metric& m : metric_table())
-        if (m.csv) out += "," + std::string(m.name);
+        if (column(m)) out += "," + std::string(m.name);
     out += "\n";
     for (const OptionResult& o : c.options) {
         const auto found = std::find_if(c.versus.begin(), c.versus.end(), [&](const VersusResult& v) {
@@ -223,7 +247,7 @@ std::string csv_report(const Comparison& c) {
         });
         out += csv_field(o.name) + "," + to_string(o.kind);
         for (const Metric& m : metric_table()) {
-            if (!m.csv) continue;
+            if (!column(m)) continue;
             if (m.scope != MetricScope::pair) out += "," + csv_cell(metric_value(m, o));
             else out += "," + (found == c.versus.end() ? std::string() : csv_cell(metric_value(m, *found)));
         }

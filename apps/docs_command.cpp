@@ -45,6 +45,7 @@ std::string json_place(MetricScope scope) {
         case MetricScope::option: return "`options[]`";
         case MetricScope::pair: return "`versus[]`";
         case MetricScope::job: return "`options[].job`";
+        case MetricScope::tokens: return "`options[].tokens`";
     }
     return "";
 }

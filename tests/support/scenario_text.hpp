@@ -49,6 +49,30 @@ speedup = 2.0
 )";
 }
 
+/// The hand scenario serving a model instead of training (docs/inference.md): 36 M input tokens a
+/// month, half of them cached, and 7.2 M output tokens; the rig reads 2,000 and writes 100 tokens a
+/// second (5 h + 20 h = 25 h a month), the cloud 4,000 and 200 (12.5 h); an API at $0.2 input, $0.1
+/// cached and $6 output per million, a sixth off its price (half off for the third of the week
+/// from 16:00 to 24:00); a grid of 0.4 kg CO2 per kWh.
+inline std::string token_scenario() {
+    std::string text = hand_scenario();
+    const auto swap = [&](const std::string& from, const std::string& to) { text.replace(text.find(from), from.size(), to); };
+    swap("gpu_hours_per_month = 100",
+         "tokens = { model = \"llama-3.1-8b\", quant = \"q4_0\", input_tokens_per_month = 36e6, "
+         "output_tokens_per_month = 7.2e6, cached_input_share = 0.5 }");
+    swap("psu_efficiency = 0.8", "psu_efficiency = 0.8\ntokens_per_second = { prefill = 2000, decode = 100 }");
+    swap("price_per_kwh = 0.2", "price_per_kwh = 0.2\nco2_kg_per_kwh = 0.4");
+    swap("speedup = 2.0", "speedup = 2.0\ntokens_per_second = { prefill = 4000, decode = 200 }");
+    return text + R"(
+[[api]]
+name = "api"
+price_per_million_input = 0.2
+price_per_million_output = 6.0
+price_per_million_cached_input = 0.1
+off_peak = { schedule = "daily 16-24", discount = 0.5 }
+)";
+}
+
 /// Overrides that switch every line item of the hand scenario on: discounting, inflation,
 /// escalation, maintenance, a repair reserve, storage, a loan, business taxes, a part bought
 /// late, a part retired early, and resale.

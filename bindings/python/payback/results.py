@@ -117,6 +117,20 @@ class JobMetrics(TypedDict):
 JobReport: TypeAlias = JobMetrics
 
 
+class TokenMetrics(TypedDict):
+    """One option serving the [workload] tokens, as in ``compare --json``'s ``options[].tokens``:
+    the metric table's tokens rows (checked against it by a test)."""
+
+    tokens_per_second: float | None
+    prefill_tokens_per_second: float | None
+    serving_hours_per_month: float | None
+    cost_per_million_tokens: float
+    cost_per_million_input_tokens: float | None
+    cost_per_million_output_tokens: float | None
+    joules_per_token: float | None
+    co2_g_per_million_tokens: float | None
+
+
 class BillingReport(TypedDict):
     """A cloud option's billing (with billing increments or interruptions)."""
 
@@ -136,6 +150,7 @@ class OptionReport(OptionMetrics):
     kind: str
     monthly_net: list[float]
     job: NotRequired[JobReport]
+    tokens: NotRequired[TokenMetrics]
     billing: NotRequired[BillingReport]
     # The rig's hardware figures, on the rig's row only.
     peak_wall_watts: NotRequired[float]
@@ -367,7 +382,7 @@ class MetricRow(TypedDict):
 
     name: str
     unit: str
-    scope: Literal["option", "pair", "job"]
+    scope: Literal["option", "pair", "job", "tokens"]
     type: Literal["number", "optional_number", "integer", "text", "numbers", "by_name"]
     description: str
     csv: bool
@@ -478,9 +493,15 @@ class Comparison:
 
     @property
     def options(self) -> pd.DataFrame:
-        """One row per option: total and NPV cost, cost per GPU-hour, energy and CO2."""
+        """One row per option: total and NPV cost, cost per GPU-hour, energy and CO2; with
+        [workload] tokens, also the cost per million tokens, the rates and the J per token."""
         columns = ["name", "kind", *_table_columns("option")]
-        frame = pd.DataFrame([_pick(o, columns) for o in self.report["options"]], columns=columns)
+        options = self.report["options"]
+        serves = bool(options) and "tokens" in options[0]
+        token_columns = _table_columns("tokens") if serves else []
+        rows = [{**_pick(o, columns), **_pick(cast("Mapping[str, object]", o.get("tokens", {})), token_columns)}
+                for o in options]
+        frame = pd.DataFrame(rows, columns=[*columns, *token_columns])
         return _nullable(frame).set_index("name")
 
     @property

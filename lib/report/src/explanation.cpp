@@ -10,6 +10,7 @@
 #include "payback/base/format.hpp"
 #include "payback/model/comparison.hpp"
 #include "payback/report/verdict.hpp"
+#include "payback/scenario/assumptions.hpp"
 #include "payback/whatif/breakeven.hpp"
 #include "payback/whatif/sweep.hpp"
 
@@ -86,11 +87,18 @@ struct Flip {
 
 // The inputs whose break-even explain looks for, with their labels.
 std::vector<std::pair<std::string, std::string>> flip_candidates(const Scenario& s, std::size_t cloud) {
+    const std::string option = option_key_path(s, cloud);
     std::vector<std::pair<std::string, std::string>> keys = {
         {"workload.gpu_hours_per_month", "your training, in GPU-hours a month,"},
         {"electricity.price_per_kwh", "the electricity price per kWh"},
-        {fmt::format("cloud[{}].price_per_hour", cloud), s.clouds[cloud].name + "'s price per hour"},
+        s.clouds[cloud].api ? std::pair(option + ".price_per_million_output",
+                                        s.clouds[cloud].name + "'s price per million output tokens")
+                            : std::pair(option + ".price_per_hour", s.clouds[cloud].name + "'s price per hour"),
         {"scenario.discount_rate", "the discount rate"}};
+    if (s.tokens) {  // the volume served: output first, where most of the time or the bill goes
+        keys.emplace_back("workload.tokens.output_tokens_per_month", "your output tokens a month");
+        keys.emplace_back("workload.tokens.input_tokens_per_month", "your input tokens a month");
+    }
     // The dearest part, where most of the rig's price is.
     std::size_t dearest = 0;
     for (std::size_t p = 0; p < s.rig.parts.size(); ++p)

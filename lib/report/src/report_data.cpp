@@ -11,7 +11,7 @@ namespace {
 constexpr double hours_step = 10.0;
 
 std::optional<HoursSweep> hours_sweep(const Scenario& s) {
-    if (s.clouds.empty() || s.job || !s.rig.schedule.empty()) return std::nullopt;
+    if (s.clouds.empty() || s.job || s.tokens || !s.rig.schedule.empty()) return std::nullopt;
     const SweepResult r = sweep(s, {{"workload.gpu_hours_per_month", 0.0, 730.0, hours_step}});
     return HoursSweep{r.values[0], r.clouds, r.metrics.npv_savings};
 }
@@ -30,6 +30,8 @@ ReportData report_data(const Scenario& s, const ReportOptions& options) {
         r.hours_note = s.clouds.empty() ? "There are no cloud options to break even with."
                        : s.job          ? "The workload is given as training jobs ([workload] job), so its hours "
                                           "follow from the runs; try payback breakeven --for workload.job.runs_per_month."
+                       : s.tokens       ? "The rig serves a token workload, whose hours follow from the tokens; try "
+                                          "payback breakeven --for workload.tokens.output_tokens_per_month."
                                         : "A usage schedule sets the rig's hours, so they are not a free input.";
     if (!s.uncertainty.empty() && !s.clouds.empty()) {
         MonteCarloOptions mc;

@@ -92,6 +92,11 @@ nlohmann::json comparison_json(const Scenario& s, const Comparison& c) {
             add_metrics(job, MetricScope::job, o);
             option["job"] = job;
         }
+        if (o.tokens) {
+            nlohmann::json tokens = nlohmann::json::object();
+            add_metrics(tokens, MetricScope::tokens, o);
+            option["tokens"] = tokens;
+        }
         options.push_back(option);
         if (o.billing)
             options.back()["billing"] = {

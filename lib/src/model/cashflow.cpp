@@ -53,7 +53,14 @@ double running(const std::vector<double>& column, double add) { return (column.e
 
 }  // namespace
 
-const char* to_string(OptionKind kind) { return kind == OptionKind::diy ? "diy" : "cloud"; }
+const char* to_string(OptionKind kind) {
+    switch (kind) {
+        case OptionKind::diy: return "diy";
+        case OptionKind::cloud: return "cloud";
+        case OptionKind::api: return "api";
+    }
+    return "cloud";
+}
 
 const std::vector<std::string>& CashFlows::line_item_names() {
     static const std::vector<std::string> names = [] {

@@ -42,8 +42,10 @@ std::optional<double> breakeven_training_hours(const Scenario& scenario, std::si
         trial.training_per_month = units::hours(hours);
         return evaluate(model_inputs(trial)).versus.at(cloud).npv_savings;
     };
-    // Under a power limit the rig needs more hours than the work: the work must fit in 730 of them.
-    const double lo = 0.0, hi = conventions::hours_per_month * rig_energy(scenario).throughput_factor;
+    // Under a power limit the rig needs more hours than the work: the work must fit in 730 of them,
+    // less the hours it serves tokens.
+    const double lo = 0.0, hi = (conventions::hours_per_month - scenario.serving_hours_per_month) *
+                                rig_energy(scenario).throughput_factor;
     const double f_lo = savings(lo), f_hi = savings(hi);
     if (f_lo == 0.0) return lo;
     if (f_hi == 0.0) return hi;
@@ -84,6 +86,12 @@ struct RigRun {
     Metrics<double> metrics;
 };
 
+// The recorder names every table after the rig's or a [[cloud]]'s kind: [[api]] options are marked here.
+void mark_api_tables(const Scenario& s, std::vector<CashFlows>& tables, std::size_t first_cloud) {
+    for (std::size_t i = 0; i < s.clouds.size(); ++i)
+        if (s.clouds[i].api) tables.at(first_cloud + i).kind = OptionKind::api;
+}
+
 RigRun run_rig(const Scenario& s, const std::string& rig_name) {
     RigRun run{rig_energy(s), {}, {}, {}};
     run.in = model_inputs(s, run.energy);
@@ -98,6 +106,7 @@ RigRun run_rig(const Scenario& s, const std::string& rig_name) {
     });
     run.metrics = metrics.finish();
     run.tables = std::move(recorder).tables();
+    mark_api_tables(s, run.tables, 1);
     return run;
 }
 
@@ -120,7 +129,9 @@ std::vector<CashFlows> cash_flows(const Scenario& s) {
         const ModelInputs<double> in = model_inputs(named);
         CashFlowRecorder recorder = recorder_for(named, in);
         simulate(in, recorder);
-        return std::move(recorder).tables();
+        std::vector<CashFlows> tables = std::move(recorder).tables();
+        mark_api_tables(scenario, tables, 1);
+        return tables;
     };
     std::vector<CashFlows> tables = tables_of(without_rental(s), s.rig.name);
     if (s.rental) tables.insert(tables.begin() + 1, tables_of(s, s.rig.name + " + rental").front());
@@ -168,6 +179,69 @@ void add_job_costs(Comparison& c, const Scenario& s) {
     }
 }
 
+// The tokens over the horizon, the J per token and the g CO2 per million tokens of serving them
+// drawing `wall_watts` (0: unknown) for `hours` a month on a grid of `kg_per_kwh` (0: unknown).
+struct ServingEnergy {
+    std::optional<double> joules_per_token, co2_g_per_million_tokens;
+};
+
+ServingEnergy serving_energy(const TokenVolume& volume, double hours, double wall_watts, double kg_per_kwh) {
+    ServingEnergy e;
+    if (wall_watts <= 0 || volume.total_per_month() <= 0) return e;
+    e.joules_per_token = wall_watts * hours * 3600.0 / volume.total_per_month();
+    if (kg_per_kwh > 0) e.co2_g_per_million_tokens = *e.joules_per_token * 1e6 / 3.6e6 * kg_per_kwh * 1000.0;
+    return e;
+}
+
+// total_cost per million tokens, split between input and output by `input_share` of it.
+TokenCosts token_costs(const OptionResult& option, const TokenVolume& volume, int months, double input_share) {
+    TokenCosts t;
+    const double cost = option.total_cost;
+    if (volume.total_per_month() > 0) t.cost_per_million_tokens = cost / (volume.total_per_month() * months) * 1e6;
+    if (volume.input_per_month > 0)
+        t.cost_per_million_input_tokens = cost * input_share / (volume.input_per_month * months) * 1e6;
+    if (volume.output_per_month > 0)
+        t.cost_per_million_output_tokens = cost * (1.0 - input_share) / (volume.output_per_month * months) * 1e6;
+    return t;
+}
+
+// What serving workload.tokens costs on every option, and what it draws.
+void add_token_costs(Comparison& c, const Scenario& s) {
+    const TokenVolume& volume = s.tokens->volume;
+    const double rig_wall_watts = c.rig.heat_watts[static_cast<std::size_t>(PowerState::training)];
+    std::size_t cloud = 0;
+    for (OptionResult& option : c.options) {
+        if (option.kind == OptionKind::diy) {
+            const TokenRates& rates = *s.rig.tokens_per_second;
+            option.tokens = token_costs(option, volume, s.horizon_months, input_share_of_serving(volume, rates));
+            option.tokens->tokens_per_second = rates.decode;
+            option.tokens->prefill_tokens_per_second = rates.prefill;
+            option.tokens->serving_hours_per_month = s.serving_hours_per_month;
+            const ServingEnergy e =
+                serving_energy(volume, s.serving_hours_per_month, rig_wall_watts, s.grid_co2_kg_per_kwh);
+            option.tokens->joules_per_token = e.joules_per_token;
+            option.tokens->co2_g_per_million_tokens = e.co2_g_per_million_tokens;
+            continue;
+        }
+        const CloudOption& o = s.clouds[cloud++];
+        if (o.api) {
+            const double bill = api_month_cost(*o.api, volume);
+            const double input_share = bill > 0 ? api_month_input_cost(*o.api, volume) / bill : 0.0;
+            option.tokens = token_costs(option, volume, s.horizon_months, input_share);
+            continue;
+        }
+        const TokenRates& rates = *o.tokens_per_second;
+        option.tokens = token_costs(option, volume, s.horizon_months, input_share_of_serving(volume, rates));
+        option.tokens->tokens_per_second = rates.decode;
+        option.tokens->prefill_tokens_per_second = rates.prefill;
+        const double hours = serving_hours_per_month(volume, rates);
+        option.tokens->serving_hours_per_month = hours;
+        const ServingEnergy e = serving_energy(volume, hours, units::in_watts(o.power) * o.pue, o.co2_kg_per_kwh);
+        option.tokens->joules_per_token = e.joules_per_token;
+        option.tokens->co2_g_per_million_tokens = e.co2_g_per_million_tokens;
+    }
+}
+
 }  // namespace
 
 Comparison compare(const Scenario& s) {
@@ -198,6 +272,7 @@ Comparison compare(const Scenario& s) {
                             co2_kg,
                             {},
                             std::nullopt,
+                            std::nullopt,
                             std::nullopt};
     };
     auto versus = [&](const std::string& rig, const Metrics<double>& metrics, const ModelInputs<double>& inputs,
@@ -213,13 +288,14 @@ Comparison compare(const Scenario& s) {
         result.roi = present(v.roi);
         add_irr(result, tables.front(), tables[i + 1]);
         std::tie(result.optimal_sale_month, result.optimal_sale_npv_savings) = optimal_sale(inputs, i);
-        result.breakeven_gpu_hours_per_month = breakeven_training_hours(scenario, i);
+        if (!s.clouds[i].api)  // an API serves tokens only: no training hours to break even on
+            result.breakeven_gpu_hours_per_month = breakeven_training_hours(scenario, i);
         return result;
     };
     c.options.push_back(option(s.rig.name, OptionKind::diy, m.rig, m.rig_energy_kwh, c.rig.co2_kg_total));
     c.options.back().energy_kwh_by_period = c.rig.energy_kwh_by_period;
     for (std::size_t i = 0; i < s.clouds.size(); ++i) {
-        c.options.push_back(option(s.clouds[i].name, OptionKind::cloud, m.clouds[i], 0.0,
+        c.options.push_back(option(s.clouds[i].name, s.clouds[i].api ? OptionKind::api : OptionKind::cloud, m.clouds[i], 0.0,
                                    cloud_co2_kg(s, s.clouds[i], in.training_hours)));
         c.options.back().billing = cloud_month(s.clouds[i], in.training_hours, s.job_hours);
         c.versus.push_back(versus(s.rig.name, m, in, run.tables, alone, i));
@@ -236,6 +312,7 @@ Comparison compare(const Scenario& s) {
             c.versus.push_back(versus(name, rented.metrics, rented.in, rented.tables, s, i));
     }
     if (s.job && s.job->runs_per_month > 0) add_job_costs(c, s);
+    if (s.tokens) add_token_costs(c, s);
     return c;
 }
 

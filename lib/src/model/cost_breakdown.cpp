@@ -13,7 +13,7 @@ struct GroupDefinition {
     std::vector<const std::vector<double> CashFlows::*> items;
 };
 
-const std::vector<GroupDefinition>& groups() {
+const std::vector<GroupDefinition>& group_definitions() {
     static const std::vector<GroupDefinition> list = {
         {"hardware less resale", {&CashFlows::capex, &CashFlows::resale}},
         {"electricity", {&CashFlows::energy}},
@@ -37,7 +37,7 @@ double total_of(const CashFlows& table, const GroupDefinition& group) {
 
 std::vector<CostGroup> cost_breakdown(const Comparison& c) {
     std::vector<CostGroup> out;
-    for (const GroupDefinition& group : groups()) {
+    for (const GroupDefinition& group : group_definitions()) {
         CostGroup g{group.name, {}};
         for (const CashFlows& table : c.cashflows) g.per_option.push_back(total_of(table, group));
         // The loan's proceeds and principal cancel; a few cents of rounding are not a group.

@@ -26,6 +26,7 @@ MetricValue read(const Result& result) {
 using O = OptionResult;
 using P = VersusResult;
 using J = JobCosts;
+using T = TokenCosts;
 using enum MetricScope;
 using enum MetricType;
 
@@ -111,6 +112,32 @@ constexpr Metric table[] = {
     {.name = "kwh_per_run", .unit = "kWh", .scope = job, .type = optional_number,
      .description = "Energy of one run at the wall (a cloud's with its PUE); null when the draw is unknown",
      .header = "kWh/run", .decimals = 3, .of_job = read<&J::kwh_per_run>},
+
+    // Each option serving workload.tokens; in compare --csv only for a scenario with tokens.
+    {.name = "tokens_per_second", .unit = "tokens/s", .scope = tokens, .type = optional_number,
+     .description = "Output tokens written a second (decode) at the workload's concurrency; null for an API",
+     .header = "decode tok/s", .decimals = 0, .of_tokens = read<&T::tokens_per_second>},
+    {.name = "prefill_tokens_per_second", .unit = "tokens/s", .scope = tokens, .type = optional_number,
+     .description = "Input tokens read a second (prefill); null for an API", .header = "prefill tok/s",
+     .of_tokens = read<&T::prefill_tokens_per_second>},
+    {.name = "serving_hours_per_month", .unit = "h", .scope = tokens, .type = optional_number,
+     .description = "input / prefill / 3600 + output / decode / 3600; null for an API", .header = "serving h/mo",
+     .decimals = 1, .of_tokens = read<&T::serving_hours_per_month>},
+    {.name = "cost_per_million_tokens", .unit = "currency/Mtok", .scope = tokens, .type = number,
+     .description = "total_cost / the tokens (input and output) served over the horizon × 10^6",
+     .header = "per Mtok", .decimals = 3, .of_tokens = read<&T::cost_per_million_tokens>},
+    {.name = "cost_per_million_input_tokens", .unit = "currency/Mtok", .scope = tokens, .type = optional_number,
+     .description = "The share of total_cost input takes (of the serving time, or of an API's bill) per million input tokens",
+     .header = "per M in", .decimals = 3, .of_tokens = read<&T::cost_per_million_input_tokens>},
+    {.name = "cost_per_million_output_tokens", .unit = "currency/Mtok", .scope = tokens, .type = optional_number,
+     .description = "The share of total_cost output takes per million output tokens", .header = "per M out",
+     .decimals = 3, .of_tokens = read<&T::cost_per_million_output_tokens>},
+    {.name = "joules_per_token", .unit = "J/token", .scope = tokens, .type = optional_number,
+     .description = "Wall energy of serving per token (a cloud's with its PUE); null where the draw is unknown",
+     .header = "J/tok", .decimals = 2, .of_tokens = read<&T::joules_per_token>},
+    {.name = "co2_g_per_million_tokens", .unit = "g/Mtok", .scope = tokens, .type = optional_number,
+     .description = "joules_per_token × 10^6 / 3.6 × 10^6 J/kWh × the grid's kg/kWh × 1000; null without the grid's intensity",
+     .header = "gCO2/Mtok", .decimals = 1, .of_tokens = read<&T::co2_g_per_million_tokens>},
 };
 
 }  // namespace
@@ -132,6 +159,7 @@ const Metric* find_metric(std::string_view name) {
 MetricValue metric_value(const Metric& metric, const OptionResult& option) {
     if (metric.scope == MetricScope::option) return metric.of_option(option);
     if (metric.scope == MetricScope::job) return option.job ? metric.of_job(*option.job) : MetricValue();
+    if (metric.scope == MetricScope::tokens) return option.tokens ? metric.of_tokens(*option.tokens) : MetricValue();
     throw std::invalid_argument("metric " + std::string(metric.name) + " is one of a pair, not of an option");
 }
 
@@ -145,6 +173,7 @@ std::string_view to_string(MetricScope scope) {
         case MetricScope::option: return "option";
         case MetricScope::pair: return "pair";
         case MetricScope::job: return "job";
+        case MetricScope::tokens: return "tokens";
     }
     return "";
 }

@@ -63,13 +63,24 @@ bool set_by(const std::string& path, const std::vector<Override>& overrides) {
     });
 }
 
+}  // namespace
+
+std::string option_key_path(const Scenario& s, std::size_t i) {
+    std::size_t same_kind = 0;
+    for (std::size_t k = 0; k < i; ++k)
+        if (s.clouds[k].api.has_value() == s.clouds[i].api.has_value()) ++same_kind;
+    return fmt::format("{}[{}]", s.clouds[i].api ? "api" : "cloud", same_kind);
+}
+
+namespace {
+
 // Key path -> the catalog row that filled it.
 std::map<std::string, std::string> catalog_origins(const Scenario& s) {
     std::map<std::string, std::string> out;
     for (std::size_t i = 0; i < s.rig.parts.size(); ++i)
         for (const auto& [key, origin] : s.rig.parts[i].from_catalog) out[fmt::format("rig.parts[{}].{}", i, key)] = origin;
     for (std::size_t i = 0; i < s.clouds.size(); ++i)
-        for (const auto& [key, origin] : s.clouds[i].from_catalog) out[fmt::format("cloud[{}].{}", i, key)] = origin;
+        for (const auto& [key, origin] : s.clouds[i].from_catalog) out[option_key_path(s, i) + "." + key] = origin;
     if (s.rental)
         for (const auto& [key, origin] : s.rental->from_catalog) out["rental." + key] = origin;
     return out;

@@ -34,6 +34,12 @@ KeyRange money() {
     r.limit_reason = "more money than any part, price or bill in the model";
     return r;
 }
+KeyRange tokens_a_month() {
+    KeyRange r = non_negative();
+    r.limit = 1e15;
+    r.limit_reason = "more tokens a month than any service in the model sends";
+    return r;
+}
 KeyRange watts(KeyRange r = non_negative()) {
     r.limit = 1e6;
     r.limit_reason = "a megawatt: kW or mW typed as W?";
@@ -83,6 +89,20 @@ std::vector<ScenarioKey> table() {
          "the calibration's largest measured batch", "all", "Batch size, for the calibration and the scaling model."},
         {"workload.job.samples_per_second", K::number, "samples/s", positive(), {}, "from workload.calibration",
          "rig", "One of the rig's GPUs on the model, measured."},
+        {"workload.tokens", K::table, "", {}, {}, "", "all",
+         "A model served: the tokens a month it reads and writes (docs/inference.md)."},
+        {"workload.tokens.model", K::text, "", {}, {}, "", "all", "The model served (\"llama-3.1-8b\")."},
+        {"workload.tokens.quant", K::text, "", {}, {}, "", "all", "Its quantization on the rig (\"q4_0\")."},
+        {"workload.tokens.input_tokens_per_month", K::number, "tokens", tokens_a_month(), {}, "", "all",
+         "Input (prompt) tokens a month."},
+        {"workload.tokens.output_tokens_per_month", K::number, "tokens", tokens_a_month(), {}, "", "all",
+         "Output (generated) tokens a month."},
+        {"workload.tokens.cached_input_share", K::number, "fraction", fraction(), 0.0, "", "api",
+         "The share of the input an API serves from its prompt cache (at its cached-input price)."},
+        {"workload.tokens.concurrency", K::integer, "", between(1, 4096), 1.0, "", "all",
+         "Requests served at once; tokens_per_second are the rates at this concurrency."},
+        {"workload.tokens.context", K::integer, "tokens", between(1, 1 << 24), 4096.0, "", "all",
+         "The context each request holds."},
 
         // [rig]
         {"rig", K::table, "", {}, {}, "", "rig", "The machine to build: its parts, PSU, usage, cooling and circuit."},
@@ -99,6 +119,11 @@ std::vector<ScenarioKey> table() {
          "115 (the 80 PLUS curves of North America) or 230."},
         {"rig.schedule", K::texts, "", {}, {}, "", "rig",
          "The week's usage as rules (\"weekdays 09-17 training\"): see docs/hardware.md."},
+        {"rig.tokens_per_second", K::table, "", {}, {}, "", "rig",
+         "Serving workload.tokens: the rig's aggregate rates at the workload's concurrency."},
+        {"rig.tokens_per_second.prefill", K::number, "tokens/s", positive(), {}, "", "rig", "Input tokens read a second."},
+        {"rig.tokens_per_second.decode", K::number, "tokens/s", positive(), {}, "", "rig",
+         "Output tokens written a second."},
         {"rig.cooling", K::table, "", {}, {}, "", "rig", "What removing the rig's heat costs."},
         {"rig.cooling.overhead_fraction", K::number, "fraction", non_negative(), 0.0, "", "rig",
          "Extra energy as a share of the rig's (fans, a share of the room's AC)."},
@@ -273,6 +298,32 @@ std::vector<ScenarioKey> table() {
          "The data centre's power usage effectiveness."},
         {"cloud[].co2_kg_per_kwh", K::number, "kg/kWh", between(0.0, 2.0), {}, "the region's, else 0", "cloud",
          "The data centre's grid."},
+        {"cloud[].tokens_per_second", K::table, "", {}, {}, "", "cloud",
+         "Serving workload.tokens: the instance's aggregate rates; its serving hours are billed."},
+        {"cloud[].tokens_per_second.prefill", K::number, "tokens/s", positive(), {}, "", "cloud",
+         "Input tokens read a second."},
+        {"cloud[].tokens_per_second.decode", K::number, "tokens/s", positive(), {}, "", "cloud",
+         "Output tokens written a second."},
+        {"cloud[].always_on", K::boolean, "", {}, 0.0, "false", "cloud",
+         "Serving: the instance runs (and bills) all 730 h of the month, not only the hours it serves."},
+
+        // [[api]]
+        {"api", K::tables, "", {}, {}, "", "api", "Per-token APIs serving workload.tokens, one table each."},
+        {"api[].name", K::text, "", {}, {}, "with api: its PROVIDER:MODEL", "api", "The option's name in outputs."},
+        {"api[].api", K::text, "", {}, {}, "", "api",
+         "A pricing/api-prices.csv row, PROVIDER:MODEL: its prices per million tokens."},
+        {"api[].price_per_million_input", K::number, "currency/Mtok", money(), {}, "the api row's", "api",
+         "Per million input tokens."},
+        {"api[].price_per_million_output", K::number, "currency/Mtok", money(), {}, "the api row's", "api",
+         "Per million output tokens."},
+        {"api[].price_per_million_cached_input", K::number, "currency/Mtok", money(), {},
+         "the input price", "api", "Per million input tokens served from the prompt cache."},
+        {"api[].escalation", K::number, "/yr", rate(), 0.0, "", "api",
+         "Price change a year, nominal (-0.3: API prices fall 30 % a year)."},
+        {"api[].off_peak", K::table, "", {}, {}, "", "api", "Cheaper hours: the tokens sent then get the discount."},
+        {"api[].off_peak.schedule", K::text, "", {}, {}, "", "api",
+         "Its hours as a schedule rule without a state (\"daily 16-24\"); tokens are spread evenly over the week."},
+        {"api[].off_peak.discount", K::number, "fraction", fraction(), {}, "", "api", "Off the price then."},
 
         // [running_costs], [financing], [tax]
         {"running_costs", K::table, "", {}, {}, "", "rig", "Owning the rig beyond parts and power."},
@@ -418,7 +469,7 @@ std::string keys_markdown() {
         "(`rig.parts[0].price` in `--set` and `[uncertainty]`); `<key>` in `[uncertainty]` is any numeric\n"
         "key path. Ranges: `[a, b]` includes both ends, `(a, b]` not `a`; money limits are for USD, EUR,\n"
         "GBP, CHF, CAD, AUD, NZD and SGD, and 10^5 times larger in other currencies. Applies to: the options\n"
-        "the key bears on (rig, rental, cloud, all).\n\n"
+        "the key bears on (rig, rental, cloud, api, all).\n\n"
         "| key | type | unit | range | default | applies to | help |\n|---|---|---|---|---|---|---|\n";
     const auto cell = [](const std::string& text) {
         std::string escaped;

@@ -114,7 +114,7 @@ void fill_from_catalog(const TomlReader& in, const ReadContext& context, const G
 }  // namespace
 
 std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& context, const Rig& rig,
-                                     const TrainingJob* job) {
+                                     const TrainingJob* job, const TokenWorkload* tokens) {
     const GpuSpec* rig_gpu = nullptr;
     for (const Part& part : rig.parts)
         if (!part.catalog_gpu.empty() && !rig_gpu) rig_gpu = &Catalog::shipped().gpu(part.catalog_gpu);
@@ -145,6 +145,7 @@ std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& 
             if (in.contains("per_gpu_speedup")) cloud.per_gpu_speedup = in.number("per_gpu_speedup");
         }
         calibrate_cloud(in, job, cloud);
+        read_cloud_serving(in, tokens, cloud);
         if (!cloud.instance.empty() && !cloud.per_gpu_speedup && !in.contains("speedup"))
             throw in.error("speedup", "missing required key: the GPU catalog has no throughput ratio between the rig's "
                                       "GPU and this instance's (give the rig's GPU as gpu = \"...\", or speedup)");

@@ -235,6 +235,7 @@ Rig read_rig(const TomlReader& in, const ReadContext& context) {
     if (const auto circuit = in.table("circuit", false)) rig.circuit = read_circuit(*circuit);
     for (const auto& part : in.array_of_tables("parts", true)) rig.parts.push_back(read_part(part, context));
     if (rig.parts.empty()) throw in.error("parts", "expected at least one part, got an empty list");
+    rig.tokens_per_second = read_token_rates(in);
     // A PSU from the catalog brings its 80 PLUS curve, unless the rig gives its own efficiency.
     if (!rig.psu && !in.contains("psu_efficiency"))
         for (const Part& part : rig.parts) {

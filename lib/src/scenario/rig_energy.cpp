@@ -65,7 +65,8 @@ EnergyModel energy_model(const Scenario& s) {
     model.tariff = s.tariff;
     const double factor = throughput_factor(s);
     if (s.rig.schedule.empty())
-        model.usage = spread_evenly(units::in_hours(s.training_per_month) / factor, otherwise_state(s));
+        model.usage = spread_evenly(units::in_hours(s.training_per_month) / factor + s.serving_hours_per_month,
+                                    otherwise_state(s));  // serving draws the load watts too
     else
         model.usage = parse_schedule(s.rig.schedule, otherwise_state(s));  // validated by the parser
     // Renting: the hours offered (the schedule's rented hours, or every hour not trained) are rented

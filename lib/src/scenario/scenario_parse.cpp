@@ -143,8 +143,9 @@ std::optional<TaxRules> read_tax(const TomlReader& root, Perspective perspective
 
 // The owner's training hours a month: as given, or as the rig's schedule has them (both must agree).
 double training_hours(const TomlReader& root, const std::optional<TomlReader>& workload,
-                      std::optional<double> given, const Rig& rig) {
+                      std::optional<double> given, const Rig& rig, bool serves_tokens) {
     if (rig.schedule.empty()) {
+        if (!given && serves_tokens) return 0.0;  // the rig serves and does not train
         if (!given) {
             if (!workload) throw root.error("workload", "missing required key (a table, or rig.schedule)");
             throw workload->error("gpu_hours_per_month", "missing required key (a number, or give rig.schedule)");
@@ -231,8 +232,12 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
     } else if (workload && workload->contains("calibration")) {
         throw workload->error("calibration", "needs workload.job: the runs the profile is to time");
     }
+    if (workload && workload->contains("tokens")) s.tokens = detail::read_tokens(*workload);
     if (workload) workload->finish();
-    s.training_per_month = units::hours(training_hours(root, workload, hours, s.rig));
+    s.training_per_month = units::hours(training_hours(root, workload, hours, s.rig, s.tokens.has_value()));
+    if (s.tokens) s.serving_hours_per_month = detail::rig_serving_hours(root, s);
+    else if (s.rig.tokens_per_second)
+        throw root.table("rig", true)->error("tokens_per_second", "needs workload.tokens: the tokens to serve");
 
     detail::read_electricity(*root.table("electricity", true), context, s);
 
@@ -240,7 +245,8 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
     s.financing = read_financing(root);
     s.tax = read_tax(root, s.perspective);
     s.rental = read_rental(root, s.rig, s.currency);
-    s.clouds = detail::read_clouds(root, context, s.rig, s.job ? &*s.job : nullptr);
+    s.clouds = detail::read_clouds(root, context, s.rig, s.job ? &*s.job : nullptr, s.tokens ? &*s.tokens : nullptr);
+    for (CloudOption& api : detail::read_apis(root, s)) s.clouds.push_back(std::move(api));
     s.uncertainty = detail::read_uncertainty(root);
     root.finish();
     const ScalingWorkload scaling_workload = s.job ? detail::job_scaling_workload(*s.job) : default_scaling_workload();

@@ -35,7 +35,21 @@ void read_electricity(const TomlReader& in, const ReadContext& context, Scenario
 /// [[cloud]]: each option, typed in or filled from the instance catalog; with a job, each GPU's
 /// throughput on it (calibrate_cloud).
 std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& context, const Rig& rig,
-                                     const TrainingJob* job);
+                                     const TrainingJob* job, const TokenWorkload* tokens);
+
+// Serving tokens (parse_tokens.cpp).
+/// `tokens_per_second = { prefill, decode }` of the table `in` ([rig] or a [[cloud]]); none when absent.
+std::optional<TokenRates> read_token_rates(const TomlReader& in);
+/// workload.tokens.
+TokenWorkload read_tokens(const TomlReader& workload);
+/// The rig's hours a month serving s.tokens; InputError when it has no rates, a schedule, or when
+/// serving and training take more than the month.
+double rig_serving_hours(const TomlReader& root, const Scenario& s);
+/// A [[cloud]] option's tokens_per_second and always_on, checked against workload.tokens.
+void read_cloud_serving(const TomlReader& in, const TokenWorkload* tokens, CloudOption& cloud);
+/// [[api]]: per-token options, typed in or from pricing/api-prices.csv; `s` has the rig, the
+/// workload and the [[cloud]] options read.
+std::vector<CloudOption> read_apis(const TomlReader& root, const Scenario& s);
 
 /// workload.job and workload.calibration (parse_workload.cpp): the job, timed on the rig's GPUs.
 TrainingJob read_job(const TomlReader& workload, const ReadContext& context, const Rig& rig,

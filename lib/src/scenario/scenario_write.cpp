@@ -150,6 +150,10 @@ std::string annotated(const std::string& block, const std::vector<std::pair<std:
     return out;
 }
 
+std::string rates_inline(const TokenRates& r) {
+    return "{ prefill = " + toml_number(r.prefill) + ", decode = " + toml_number(r.decode) + " }";
+}
+
 std::string cloud_table(const CloudOption& c) {
     std::string out = "name = " + quoted(c.name) + "\n";
     if (!c.instance.empty()) out += "instance = " + quoted(c.instance) + "\n";
@@ -177,6 +181,8 @@ std::string cloud_table(const CloudOption& c) {
     out += "egress_gb_per_month = " + toml_number(c.egress_gb_per_month) + "\n";
     out += "egress_price_per_gb = " + toml_number(c.egress_price_per_gb) + "\n";
     out += "power_watts = " + toml_number(units::in_watts(c.power)) + "\n";
+    if (c.tokens_per_second) out += "tokens_per_second = " + rates_inline(*c.tokens_per_second) + "\n";
+    if (c.always_on) out += "always_on = true\n";
     if (!c.region.empty()) {
         out += "region = " + quoted(c.region) + "\n";
     } else {
@@ -184,6 +190,21 @@ std::string cloud_table(const CloudOption& c) {
         out += "pue = " + toml_number(c.pue) + "\n";
         out += "co2_kg_per_kwh = " + toml_number(c.co2_kg_per_kwh) + "\n";
     }
+    return annotated(out, c.from_catalog);
+}
+
+// An [[api]] option with its prices as resolved (a catalog row's noted beside them).
+std::string api_table(const CloudOption& c) {
+    const ApiPricing& p = *c.api;
+    std::string out = "name = " + quoted(c.name) + "\n";
+    out += "price_per_million_input = " + toml_number(p.input_per_million) + "\n";
+    out += "price_per_million_output = " + toml_number(p.output_per_million) + "\n";
+    if (p.cached_input_per_million)
+        out += "price_per_million_cached_input = " + toml_number(*p.cached_input_per_million) + "\n";
+    out += "escalation = " + toml_number(c.escalation) + "\n";
+    if (!p.off_peak_schedule.empty())
+        out += "off_peak = { schedule = " + quoted(p.off_peak_schedule) + ", discount = " +
+               toml_number(p.off_peak_discount) + " }\n";
     return annotated(out, c.from_catalog);
 }
 
@@ -232,6 +253,14 @@ std::string to_toml(const Scenario& s) {
     } else {
         out += "gpu_hours_per_month = " + toml_number(units::in_hours(s.training_per_month)) + "\n";
     }
+    if (s.tokens) {
+        const TokenWorkload& t = *s.tokens;
+        out += fmt::format("tokens = {{ model = {}, quant = {}, input_tokens_per_month = {}, output_tokens_per_month = {}, "
+                           "cached_input_share = {}, concurrency = {}, context = {} }}\n",
+                           quoted(t.model), quoted(t.quant), toml_number(t.volume.input_per_month),
+                           toml_number(t.volume.output_per_month), toml_number(t.volume.cached_input_share),
+                           t.concurrency, t.context);
+    }
     out += fmt::format("deferrable = {}\n", s.deferrable_training);
     if (s.job_hours) out += "job_hours = " + toml_number(*s.job_hours) + "\n";
 
@@ -239,6 +268,7 @@ std::string to_toml(const Scenario& s) {
     out += "name = " + quoted(s.rig.name) + "\n";
     out += fmt::format("when_not_training = \"{}\"\n", to_string(s.rig.when_not_training));
     out += rig_power(s.rig);
+    if (s.rig.tokens_per_second) out += "tokens_per_second = " + rates_inline(*s.rig.tokens_per_second) + "\n";
     for (const Part& p : s.rig.parts) {
         out += "\n[[rig.parts]]\n";
         std::string part;
@@ -281,7 +311,10 @@ std::string to_toml(const Scenario& s) {
     }
 
     if (s.rental) out += rental_table(*s.rental);
-    for (const CloudOption& c : s.clouds) out += "\n[[cloud]]\n" + cloud_table(c);
+    for (const CloudOption& c : s.clouds)
+        if (!c.api) out += "\n[[cloud]]\n" + cloud_table(c);
+    for (const CloudOption& c : s.clouds)
+        if (c.api) out += "\n[[api]]\n" + api_table(c);
     if (!s.uncertainty.empty()) {
         out += "\n[uncertainty]\n";
         for (const UncertainInput& input : s.uncertainty.inputs)

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[3]
 SCENARIOS = ROOT / "scenarios"
 VENUS = SCENARIOS / "venus-2019.toml"
 VENUS_UNCERTAIN = SCENARIOS / "venus-2019-uncertain.toml"
+LLM = SCENARIOS / "llm-4090-vs-api.toml"
 BINARY = Path(os.environ.get("PAYBACK_BINARY", ROOT / "build" / "bin" / "payback"))
 
 # The hand scenario of tests/support/scenario_text.hpp: one GPU and one CPU, a flat tariff, one cloud.

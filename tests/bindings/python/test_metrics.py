@@ -9,11 +9,11 @@ import subprocess
 import typing
 
 import pytest
-from conftest import BINARY, HAND, VENUS
+from conftest import BINARY, HAND, LLM, VENUS
 
 import payback
 from payback import _core
-from payback.results import METRICS, JobMetrics, OptionMetrics, PairMetrics, VersusMetrics
+from payback.results import METRICS, JobMetrics, OptionMetrics, PairMetrics, TokenMetrics, VersusMetrics
 
 # What each type of the table is in Python.
 PYTHON_TYPES: dict[str, object] = {
@@ -25,7 +25,7 @@ PYTHON_TYPES: dict[str, object] = {
     "by_name": dict[str, float],
 }
 
-TYPED: dict[str, type] = {"option": OptionMetrics, "pair": PairMetrics, "job": JobMetrics}
+TYPED: dict[str, type] = {"option": OptionMetrics, "pair": PairMetrics, "job": JobMetrics, "tokens": TokenMetrics}
 
 
 def run_cli_text(*args: str) -> str:
@@ -47,7 +47,7 @@ def test_the_table_has_every_field_of_each_row():
     assert len({m["name"] for m in METRICS}) == len(METRICS)
 
 
-@pytest.mark.parametrize("scope", ["option", "pair", "job"])
+@pytest.mark.parametrize("scope", ["option", "pair", "job", "tokens"])
 def test_the_typed_dicts_declare_the_tables_metrics_with_their_types(scope):
     hints = typing.get_type_hints(TYPED[scope])
     assert list(hints) == names(scope)
@@ -100,9 +100,77 @@ def test_job_metrics_under_each_option():
 
 
 def test_compare_csv_columns_are_the_tables_csv_metrics():
+    # The tokens' columns only for a scenario that serves tokens.
     text = run_cli_text("compare", str(VENUS), "--format", "csv")
     header = next(csv.reader(io.StringIO(text)))
+    assert header == ["name", "kind", *(m["name"] for m in METRICS if m["csv"] and m["scope"] != "tokens")]
+    text = run_cli_text("compare", str(LLM), "--format", "csv")
+    header = next(csv.reader(io.StringIO(text)))
     assert header == ["name", "kind", *(m["name"] for m in METRICS if m["csv"])]
+
+
+# The hand scenario serving tokens (tests/support/scenario_text.hpp, token_scenario()): 36e6 input
+# tokens a month (half cached) and 7.2e6 output; the rig at 2000 / 100 tokens/s, the cloud at
+# 4000 / 200, an API at $0.2 / $0.1 cached / $6 per million with a sixth off.
+TOKENS = (
+    HAND.replace("gpu_hours_per_month = 100",
+                 'tokens = { model = "llama-3.1-8b", quant = "q4_0", input_tokens_per_month = 36e6, '
+                 "output_tokens_per_month = 7.2e6, cached_input_share = 0.5 }")
+    .replace("psu_efficiency = 0.8", "psu_efficiency = 0.8\ntokens_per_second = { prefill = 2000, decode = 100 }")
+    .replace("speedup = 2.0", "speedup = 2.0\ntokens_per_second = { prefill = 4000, decode = 200 }")
+    + """
+[[api]]
+name = "api"
+price_per_million_input = 0.2
+price_per_million_output = 6.0
+price_per_million_cached_input = 0.1
+off_peak = { schedule = "daily 16-24", discount = 0.5 }
+"""
+)
+
+
+def test_token_metrics_under_each_option_and_in_the_options_frame():
+    c = payback.loads(TOKENS, "tokens.toml").compare()
+    for option in c.report["options"]:
+        assert set(option["tokens"]) == set(names("tokens"))
+    assert [o["kind"] for o in c.report["options"]] == ["diy", "cloud", "api"]
+    frame = c.options
+    assert list(frame.columns) == ["kind", *(n for n in names("option") if n != "energy_kwh_by_period"),
+                                   *names("tokens")]
+    # Rig: 1500 + 24 × 11.3125 = 1771.5 over 43.2e6 × 24 = 1036.8 M tokens; 25 h at 500 W a month.
+    assert frame.loc["rig", "cost_per_million_tokens"] == pytest.approx(1771.5 / 1036.8)
+    assert frame.loc["rig", "joules_per_token"] == pytest.approx(500 * 25 * 3600 / 43.2e6)
+    # Cloud: 12.5 h × $2 × 24 = $600. API: $48.60 × 5/6 = $40.50 a month, $972, $0.9375 per M.
+    assert frame.loc["cloud", "cost_per_million_tokens"] == pytest.approx(600 / 1036.8)
+    assert frame.loc["api", "cost_per_million_tokens"] == pytest.approx(0.9375)
+    assert frame.loc["api", "cost_per_million_output_tokens"] == pytest.approx(5.0)
+    assert frame["tokens_per_second"].isna().tolist() == [False, False, True]
+    assert c.versus.loc["api", "npv_savings"] == pytest.approx(972 - 1771.5)
+
+
+def test_breakeven_over_the_output_volume():
+    # By hand (docs/inference.md): 1621.5 / (120 - 24 × 0.0875 / 0.36) million output tokens a month.
+    s = payback.loads(TOKENS, "tokens.toml")
+    b = s.breakeven("workload.tokens.output_tokens_per_month", against="api")
+    assert b.value == pytest.approx(1621.5 / (120 - 24 * 0.0875 / 0.36) * 1e6, rel=1e-6)
+
+
+def test_montecarlo_over_token_volume_and_api_price_decline():
+    text = TOKENS + """
+[uncertainty]
+"workload.tokens.output_tokens_per_month" = { dist = "uniform", low = 3.6e6, high = 14.4e6 }
+"api[0].escalation" = { dist = "uniform", low = -0.5, high = 0.0 }
+"""
+    mc = payback.loads(text, "mc.toml").montecarlo(samples=400, seed=3)
+    savings = mc.metric("npv_savings", "api")
+    volumes = mc.inputs[:, mc.keys.index("workload.tokens.output_tokens_per_month")]
+    # Each sample as the exact model gives it: the two samples at the ends of the volume range.
+    for i in (int(volumes.argmin()), int(volumes.argmax())):
+        exact = payback.loads(text, "mc.toml").with_overrides({
+            "workload.tokens.output_tokens_per_month": float(volumes[i]),
+            "api[0].escalation": float(mc.inputs[i, mc.keys.index("api[0].escalation")]),
+        }).compare()
+        assert savings[i] == pytest.approx(exact.versus.loc["api", "npv_savings"], rel=1e-9, abs=1e-6)
 
 
 def test_docs_metrics_lists_every_metric_with_its_unit():

@@ -12,13 +12,14 @@ from conftest import ROOT
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
-def test_there_are_the_five_notebooks():
+def test_there_are_the_six_notebooks():
     assert [p.name for p in NOTEBOOKS] == [
         "1-build-or-rent.ipynb",
         "2-what-if.ipynb",
         "3-renting-out-idle-gpus.ipynb",
         "4-how-sure-are-we.ipynb",
         "5-calibrate.ipynb",
+        "6-local-llm-or-api.ipynb",
     ]
 
 

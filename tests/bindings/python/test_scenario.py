@@ -125,4 +125,4 @@ def test_metrics_is_the_metric_table():
     npv = table.set_index("name").loc["npv_savings"]
     assert npv["scope"] == "pair"
     assert npv["unit"] == "currency"
-    assert set(table["scope"]) == {"option", "pair", "job"}
+    assert set(table["scope"]) == {"option", "pair", "job", "tokens"}

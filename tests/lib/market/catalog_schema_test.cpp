@@ -18,6 +18,7 @@
 
 #include "base/csv_reader.hpp"
 #include "payback/base/error.hpp"
+#include "payback/market/api_price.hpp"
 #include "payback/market/catalog.hpp"
 #include "payback/workload/model_catalog.hpp"
 #include "support/input_errors.hpp"
@@ -73,10 +74,12 @@ void check_refused(const std::string& resource, const std::string& column, const
         if (entry.path().extension() == ".csv") fs::copy_file(entry.path(), dir.path() / entry.path().filename());
     dir.write(resource + ".csv", written(shipped, row, column, value));
     INFO(resource << ".csv line " << shipped.line_of(row) << ", " << column << " = \"" << value << "\"");
-    // The model and quantization tables are the workload layer's catalog (payback/workload/model_catalog.hpp).
+    // The model and quantization tables are the workload layer's catalog (payback/workload/model_catalog.hpp);
+    // the API prices are read where a scenario names one (payback/market/api_price.hpp).
     const bool model_table = resource == "models" || resource == "quants";
     const InputError e = test::input_error([&] {
         if (model_table) ModelCatalog::load(dir.path().string());
+        else if (resource == "api-prices") load_api_prices((dir.path() / "api-prices.csv").string());
         else Catalog::load(dir.path().string());
     });
     CHECK(fs::path(e.source()).filename() == resource + ".csv");

@@ -63,6 +63,7 @@ TEST_CASE("metric names are unique snake_case, each row reads its own scope", "[
         CHECK((m.of_option != nullptr) == (m.scope == MetricScope::option));
         CHECK((m.of_pair != nullptr) == (m.scope == MetricScope::pair));
         CHECK((m.of_job != nullptr) == (m.scope == MetricScope::job));
+        CHECK((m.of_tokens != nullptr) == (m.scope == MetricScope::tokens));
         // Numbers by name fit no CSV cell and no column of a text table.
         if (m.type == MetricType::by_name) CHECK((!m.csv && m.header.empty()));
         CHECK(find_metric(m.name) == &m);
@@ -71,18 +72,19 @@ TEST_CASE("metric names are unique snake_case, each row reads its own scope", "[
     CHECK(find_metric("no_such_metric") == nullptr);
 }
 
-TEST_CASE("the table's order: the options' metrics, then the pairs', then the jobs'", "[metric_table]") {
+TEST_CASE("the table's order: the options' metrics, then the pairs', the jobs' and the tokens'", "[metric_table]") {
     int last = 0;
     for (const Metric& m : metric_table()) {
-        const int rank = m.scope == MetricScope::option ? 0 : m.scope == MetricScope::pair ? 1 : 2;
+        const int rank = static_cast<int>(m.scope);  // option, pair, job, tokens
         CHECK(rank >= last);
         last = rank;
     }
     CHECK(metrics_of(MetricScope::option).front()->name == "total_cost");
     CHECK(metrics_of(MetricScope::pair).front()->name == "payback_months");
     CHECK(metrics_of(MetricScope::job).back()->name == "kwh_per_run");
+    CHECK(metrics_of(MetricScope::tokens).front()->name == "tokens_per_second");
     CHECK(metrics_of(MetricScope::option).size() + metrics_of(MetricScope::pair).size() +
-              metrics_of(MetricScope::job).size() ==
+              metrics_of(MetricScope::job).size() + metrics_of(MetricScope::tokens).size() ==
           metric_table().size());
 }
 
@@ -104,9 +106,10 @@ TEST_CASE("read through the table, the hand scenario's metrics are its figures w
     CHECK(std::get<std::string>(metric_value(*find_metric("irr_status"), c.versus[0])) == c.versus[0].irr_status);
     CHECK(std::get<int>(metric_value(*find_metric("optimal_sale_month"), c.versus[0])) == c.versus[0].optimal_sale_month);
     CHECK(std::get<std::vector<double>>(metric_value(*find_metric("irr_roots"), c.versus[0])) == c.versus[0].irr_roots);
-    // No job: every job metric is absent.
-    for (const Metric* m : metrics_of(MetricScope::job))
-        CHECK(std::holds_alternative<std::monostate>(metric_value(*m, c.options[0])));
+    // No job and no tokens: every job and tokens metric is absent.
+    for (const MetricScope scope : {MetricScope::job, MetricScope::tokens})
+        for (const Metric* m : metrics_of(scope))
+            CHECK(std::holds_alternative<std::monostate>(metric_value(*m, c.options[0])));
 }
 
 TEST_CASE("a cloud that never costs more: payback is absent, not a number", "[metric_table]") {
@@ -130,10 +133,23 @@ TEST_CASE("job metrics read through the table, and every value of the type its r
         if (m.scope == MetricScope::pair) {
             CHECK(has_declared_type(m, metric_value(m, c.versus[0])));
             CHECK_THROWS_AS(metric_value(m, c.options[0]), std::invalid_argument);
-        } else {
+        } else if (m.scope != MetricScope::tokens) {
             for (const OptionResult& o : c.options) CHECK(has_declared_type(m, metric_value(m, o)));
             CHECK_THROWS_AS(metric_value(m, c.versus[0]), std::invalid_argument);
         }
+    }
+}
+
+TEST_CASE("tokens metrics read through the table, each of the type its row declares", "[metric_table][tokens]") {
+    const Comparison c = compare(parse_scenario(test::token_scenario(), "tokens.toml"));
+    REQUIRE(c.options.size() == 3);
+    // The API: $40.50 a month for 24 months over 1,036.8 M tokens (token_costs_test.cpp).
+    CHECK(number("cost_per_million_tokens", c.options[2]) == Approx(0.9375));
+    CHECK(number("tokens_per_second", c.options[0]) == 100.0);
+    for (const Metric* m : metrics_of(MetricScope::tokens)) {
+        INFO(m->name);
+        for (const OptionResult& o : c.options) CHECK(has_declared_type(*m, metric_value(*m, o)));
+        CHECK_THROWS_AS(metric_value(*m, c.versus[0]), std::invalid_argument);
     }
 }
 
@@ -141,6 +157,7 @@ TEST_CASE("the scopes and types have names (Python's metric_table() and docs use
     CHECK(to_string(MetricScope::option) == "option");
     CHECK(to_string(MetricScope::pair) == "pair");
     CHECK(to_string(MetricScope::job) == "job");
+    CHECK(to_string(MetricScope::tokens) == "tokens");
     CHECK(to_string(MetricType::optional_number) == "optional_number");
     CHECK(to_string(MetricType::by_name) == "by_name");
 }

@@ -40,7 +40,8 @@ TEST_CASE("the key table: unique paths, each under a declared table, ranges wher
         INFO(k.path);
         CHECK(seen.insert(k.path).second);
         CHECK_FALSE(k.help.empty());
-        CHECK((k.options == "rig" || k.options == "rental" || k.options == "cloud" || k.options == "all"));
+        CHECK((k.options == "rig" || k.options == "rental" || k.options == "cloud" || k.options == "api" ||
+               k.options == "all"));
         const auto dot = k.path.rfind('.');
         if (dot != std::string::npos) {
             std::string parent = k.path.substr(0, dot);

@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "payback/base/units.hpp"
+#include "payback/market/api_price.hpp"
 #include "payback/market/cloud_billing.hpp"
+#include "payback/market/token_serving.hpp"
 
 namespace payback {
 
@@ -50,6 +52,14 @@ struct CloudOption {
     double pue = 1.0;
     double co2_kg_per_kwh = 0.0;
     std::string region;              ///< "aws:us-east-1" when read from pricing/cloud-regions.csv
+    // Serving the [workload] tokens: the month's volume (the workload's, so that the bill needs no
+    // scenario), the instance's rates, and whether it runs all month whatever it serves.
+    TokenVolume tokens;
+    std::optional<TokenRates> tokens_per_second;
+    bool always_on = false;
+    /// An [[api]] option: billed per token, not per hour (api_price.hpp).
+    std::optional<ApiPricing> api;
+    std::string api_row;  ///< "provider:model" when its prices came from pricing/api-prices.csv
 };
 
 }  // namespace payback

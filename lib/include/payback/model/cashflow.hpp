@@ -10,7 +10,7 @@
 
 namespace payback {
 
-enum class OptionKind { diy, cloud };
+enum class OptionKind { diy, cloud, api };  ///< api: a per-token [[api]] option
 const char* to_string(OptionKind kind);
 
 /// One part's capex column: the part's name and its signed purchase per month.

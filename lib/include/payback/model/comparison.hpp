@@ -28,6 +28,21 @@ struct JobCosts {
     std::optional<double> kwh_per_run;  ///< none for a cloud option whose draw is unknown
 };
 
+/// What serving the scenario's workload.tokens costs on an option (docs/inference.md): the option's
+/// total cost over the horizon spread over every token it serves there.
+struct TokenCosts {
+    std::optional<double> tokens_per_second;          ///< decode (output) rate; none for an API
+    std::optional<double> prefill_tokens_per_second;  ///< none for an API
+    std::optional<double> serving_hours_per_month;    ///< none for an API
+    double cost_per_million_tokens = 0;               ///< total_cost / tokens over the horizon × 10^6
+    /// total_cost split by the serving time (the rig, an instance) or the bill (an API) input and
+    /// output take, per million of each; none without tokens of that kind.
+    std::optional<double> cost_per_million_input_tokens;
+    std::optional<double> cost_per_million_output_tokens;
+    std::optional<double> joules_per_token;           ///< at the wall (a cloud's with its PUE); none when the draw is unknown
+    std::optional<double> co2_g_per_million_tokens;   ///< none without the grid's intensity
+};
+
 struct OptionResult {
     std::string name;
     OptionKind kind;
@@ -44,6 +59,7 @@ struct OptionResult {
     /// A cloud option's month as billed (hours, billing, spot and reservation break-evens).
     std::optional<CloudMonth> billing;
     std::optional<JobCosts> job;  ///< with a [workload] job that runs at least once a month
+    std::optional<TokenCosts> tokens;  ///< with [workload] tokens
 };
 
 struct VersusResult {

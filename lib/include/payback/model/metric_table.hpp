@@ -21,11 +21,13 @@ namespace payback {
 struct OptionResult;
 struct JobCosts;
 struct VersusResult;
+struct TokenCosts;
 
 enum class MetricScope {
     option,  ///< each option: the rig, the rig renting out, each cloud option (OptionResult)
     pair,    ///< the rig against each cloud option (VersusResult; compare --json's "versus")
     job,     ///< each option's run of the scenario's [workload] job (OptionResult::job; "job" in JSON)
+    tokens,  ///< each option serving the scenario's workload.tokens (OptionResult::tokens; "tokens" in JSON)
 };
 
 /// What a metric's value is.
@@ -54,9 +56,10 @@ struct Metric {
     MetricValue (*of_option)(const OptionResult&) = nullptr;  ///< scope option
     MetricValue (*of_pair)(const VersusResult&) = nullptr;    ///< scope pair
     MetricValue (*of_job)(const JobCosts&) = nullptr;         ///< scope job
+    MetricValue (*of_tokens)(const TokenCosts&) = nullptr;    ///< scope tokens
 };
 
-/// Every metric in output order: the options' first, then the pairs', then the jobs'.
+/// Every metric in output order: the options' first, then the pairs', the jobs' and the tokens'.
 std::span<const Metric> metric_table();
 
 /// The rows of one scope, in the table's order.
@@ -65,12 +68,12 @@ std::vector<const Metric*> metrics_of(MetricScope scope);
 /// The row named `name`; nullptr when there is none.
 const Metric* find_metric(std::string_view name);
 
-/// A metric of scope option or job read from an option (absent for a job metric when the option
-/// has no job); a metric of scope pair read from a pair. std::invalid_argument for the wrong scope.
+/// A metric of scope option, job or tokens read from an option (absent for a job or tokens metric
+/// when the option has none); a metric of scope pair read from a pair. std::invalid_argument for the wrong scope.
 MetricValue metric_value(const Metric& metric, const OptionResult& option);
 MetricValue metric_value(const Metric& metric, const VersusResult& pair);
 
-std::string_view to_string(MetricScope scope);  ///< "option", "pair", "job"
+std::string_view to_string(MetricScope scope);  ///< "option", "pair", "job", "tokens"
 std::string_view to_string(MetricType type);    ///< "number", "optional_number", ...
 
 }  // namespace payback

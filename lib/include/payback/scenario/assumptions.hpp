@@ -23,4 +23,8 @@ struct Assumption {
 /// when it cannot be read (a scenario parsed from text), a value not from elsewhere is "scenario".
 std::vector<Assumption> assumptions(const Scenario& scenario, const std::vector<Override>& overrides);
 
+/// The key path of scenario.clouds[i] as the file writes it: "cloud[2]" for a [[cloud]] table,
+/// "api[0]" for an [[api]] table (the [[api]] options follow the [[cloud]] ones).
+std::string option_key_path(const Scenario& scenario, std::size_t i);
+
 }  // namespace payback

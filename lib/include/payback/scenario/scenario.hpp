@@ -17,6 +17,7 @@
 #include "payback/market/cloud_option.hpp"
 #include "payback/market/price_schedule.hpp"
 #include "payback/market/rental.hpp"
+#include "payback/market/token_serving.hpp"
 #include "payback/scenario/uncertainty.hpp"
 #include "payback/workload/calibration.hpp"
 #include "payback/workload/scaling.hpp"
@@ -66,6 +67,8 @@ struct Rig {
     /// The rig as it would run without renting: hours a schedule offers for rent stay idle.
     bool rented_hours_idle = false;
     std::vector<Part> parts;
+    /// Serving the [workload] tokens: the rig's aggregate rates at the workload's concurrency.
+    std::optional<TokenRates> tokens_per_second;
 };
 
 /// Fixed costs of owning the rig.
@@ -121,6 +124,15 @@ struct TrainingJob {
     double rig_hours_per_run() const { return samples_per_run() / rig_samples_per_second() / 3600.0; }
 };
 
+/// Serving a model (docs/inference.md): which model at which quantization, and the tokens a month.
+struct TokenWorkload {
+    std::string model;
+    std::string quant;
+    TokenVolume volume;
+    int concurrency = 1;
+    int context = 4096;
+};
+
 struct Scenario {
     std::string source;  ///< the file it came from, for messages
     std::string name;
@@ -146,10 +158,13 @@ struct Scenario {
     bool deferrable_training = false;     ///< training may move to the cheapest hours
     std::optional<double> job_hours;      ///< the length of one job, for billing increments
     std::optional<TrainingJob> job;       ///< training described as jobs; training_per_month follows from it
+    std::optional<TokenWorkload> tokens;  ///< a model served on the rig, beside (or instead of) training
+    double serving_hours_per_month = 0.0; ///< the rig's hours serving `tokens` (at its tokens_per_second)
     RunningCosts running_costs;
     std::optional<Financing> financing;
     std::optional<TaxRules> tax;  ///< present exactly when the perspective is business
     std::optional<Rental> rental;  ///< compare shows the rig with and without it
+    /// The [[cloud]] options, then the [[api]] options (CloudOption::api set), in the file's order.
     std::vector<CloudOption> clouds;
     Uncertainty uncertainty;  ///< distributions for Monte Carlo and tornado charts; empty: none
 };

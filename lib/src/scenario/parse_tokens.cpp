@@ -1,0 +1,163 @@
+// [workload] tokens = { model, quant, input_tokens_per_month, ... }: a model served on the rig, on
+// rented instances (their tokens_per_second, billed by the hour) and on per-token APIs ([[api]],
+// typed in or `api = "provider:model"` from pricing/api-prices.csv). docs/inference.md describes them.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "payback/base/conventions.hpp"
+#include "payback/energy/usage.hpp"
+#include "payback/market/api_price.hpp"
+#include "scenario/scenario_readers.hpp"
+
+namespace payback::detail {
+
+namespace {
+
+// The share of a week's hours that `schedule` ("daily 16-24") covers: tokens spread evenly over the
+// week are sent then in that share.
+double share_of_week(const TomlReader& in, const std::string& schedule) {
+    try {
+        const ScheduleRule rule = parse_schedule_rule(schedule + " training");
+        return static_cast<double>(std::count(rule.hours.begin(), rule.hours.end(), true)) / hours_per_week;
+    } catch (const std::invalid_argument& e) {
+        throw in.error("schedule", fmt::format("\"{}\": {}", schedule, e.what()));
+    }
+}
+
+ApiPricing read_pricing(const TomlReader& in, const ApiPriceRow* row) {
+    ApiPricing p;
+    if (row) {
+        p.input_per_million = row->input_per_million;
+        p.output_per_million = row->output_per_million;
+        p.cached_input_per_million = row->cached_input_per_million;
+    } else {
+        p.input_per_million = in.number("price_per_million_input");
+        p.output_per_million = in.number("price_per_million_output");
+        if (in.contains("price_per_million_cached_input"))
+            p.cached_input_per_million = in.number("price_per_million_cached_input");
+    }
+    if (const auto off_peak = in.table("off_peak", false)) {
+        p.off_peak_schedule = off_peak->string("schedule");
+        p.off_peak_share = share_of_week(*off_peak, p.off_peak_schedule);
+        p.off_peak_discount = off_peak->number("discount");
+        off_peak->finish();
+    }
+    return p;
+}
+
+const std::vector<ApiPriceRow>& api_catalog() {
+    static const std::vector<ApiPriceRow> rows = load_api_prices((pricing_dir() / "api-prices.csv").string());
+    return rows;
+}
+
+}  // namespace
+
+std::optional<TokenRates> read_token_rates(const TomlReader& in) {
+    const auto rates = in.table("tokens_per_second", false);
+    if (!rates) return std::nullopt;
+    TokenRates r{rates->number("prefill"), rates->number("decode")};
+    rates->finish();
+    return r;
+}
+
+TokenWorkload read_tokens(const TomlReader& workload) {
+    const auto in = *workload.table("tokens", true);
+    TokenWorkload t;
+    t.model = in.string("model");
+    t.quant = in.string("quant");
+    t.volume.input_per_month = in.number("input_tokens_per_month");
+    t.volume.output_per_month = in.number("output_tokens_per_month");
+    t.volume.cached_input_share = in.number_or("cached_input_share");
+    t.concurrency = static_cast<int>(in.integer_or("concurrency"));
+    t.context = static_cast<int>(in.integer_or("context"));
+    in.finish();
+    return t;
+}
+
+double rig_serving_hours(const TomlReader& root, const Scenario& s) {
+    const auto workload = *root.table("workload", true);
+    const auto rig = *root.table("rig", true);
+    if (!s.rig.tokens_per_second)
+        throw rig.error("tokens_per_second", "missing: workload.tokens needs the rig's rates, tokens_per_second = "
+                                             "{ prefill = P, decode = D } (tokens a second at the workload's "
+                                             "concurrency)");
+    if (!s.rig.schedule.empty())
+        throw rig.error("schedule", "fixes the rig's hours; workload.tokens adds serving hours to them: leave out "
+                                    "rig.schedule and give workload.gpu_hours_per_month");
+    const TokenRates& rates = *s.rig.tokens_per_second;
+    const double serving = serving_hours_per_month(s.tokens->volume, rates);
+    const double training = units::in_hours(s.training_per_month);
+    if (training + serving > conventions::hours_per_month) {
+        // What the rig can serve beside its training: the output the hours left write after the input.
+        const double input_hours = s.tokens->volume.input_per_month / rates.prefill / 3600.0;
+        const double left = std::max(0.0, conventions::hours_per_month - training - input_hours);
+        throw workload.error("tokens",
+                             fmt::format("the rig serves them in {:.1f} h a month (at {} prefill and {} decode tokens "
+                                         "a second) and trains {:.1f} h: more than the month's 730 h; it can serve "
+                                         "at most {:.4g} output tokens a month beside this input and training",
+                                         serving, rates.prefill, rates.decode, training, left * 3600.0 * rates.decode));
+    }
+    return serving;
+}
+
+void read_cloud_serving(const TomlReader& in, const TokenWorkload* tokens, CloudOption& cloud) {
+    cloud.tokens_per_second = read_token_rates(in);
+    cloud.always_on = in.boolean_or("always_on");
+    if (!tokens) {
+        for (const char* key : {"tokens_per_second", "always_on"})
+            if (in.contains(key)) throw in.error(key, "needs workload.tokens: the tokens to serve");
+        return;
+    }
+    if (!cloud.tokens_per_second)
+        throw in.error("tokens_per_second", "missing: workload.tokens needs this instance's rates, tokens_per_second "
+                                            "= { prefill = P, decode = D }");
+    cloud.tokens = tokens->volume;
+    const double serving = serving_hours_per_month(cloud.tokens, *cloud.tokens_per_second);
+    if (serving > conventions::hours_per_month)
+        throw in.error("tokens_per_second",
+                       fmt::format("serving workload.tokens takes {:.1f} h a month at these rates, more than the "
+                                   "month's 730 h: one instance cannot serve them",
+                                   serving));
+}
+
+std::vector<CloudOption> read_apis(const TomlReader& root, const Scenario& s) {
+    std::vector<CloudOption> apis;
+    for (const auto& in : root.array_of_tables("api", false)) {
+        if (!s.tokens) throw in.error("name", "an [[api]] option needs workload.tokens: the tokens it is to serve");
+        if (units::in_hours(s.training_per_month) > 0)
+            throw in.error("name", fmt::format("an API serves tokens, not the {:.4g} h a month of training "
+                                               "(workload.gpu_hours_per_month): compare training against [[cloud]] "
+                                               "options in a scenario of its own",
+                                               units::in_hours(s.training_per_month)));
+        CloudOption api;
+        const ApiPriceRow* row = nullptr;
+        if (in.contains("api")) {
+            for (const char* key : {"price_per_million_input", "price_per_million_output", "price_per_million_cached_input"})
+                if (in.contains(key))
+                    throw in.error(key, "give api = \"provider:model\" (its prices from pricing/api-prices.csv) or the "
+                                        "prices, not both");
+            api.api_row = in.string("api");
+            try {
+                row = &find_api_price(api_catalog(), api.api_row);
+            } catch (const InputError& e) {
+                throw in.error("api", e.message());
+            }
+            api.from_catalog.emplace_back("price_per_million_input", row->origin.describe() + ", " + row->origin.source);
+        }
+        api.name = in.contains("name") || !row ? in.string("name") : row->key();
+        for (const CloudOption& other : s.clouds)
+            if (other.name == api.name) throw in.error("name", "\"" + api.name + "\" names another option too");
+        for (const CloudOption& other : apis)
+            if (other.name == api.name) throw in.error("name", "duplicate API option \"" + api.name + "\"");
+        if (api.name == s.rig.name) throw in.error("name", "\"" + api.name + "\" is the rig's name too");
+        api.api = read_pricing(in, row);
+        api.escalation = in.number_or("escalation");
+        api.tokens = s.tokens->volume;
+        in.finish();
+        apis.push_back(std::move(api));
+    }
+    return apis;
+}
+
+}  // namespace payback::detail

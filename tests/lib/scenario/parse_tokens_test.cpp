@@ -1,0 +1,143 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "payback/scenario/rig_energy.hpp"
+#include "payback/scenario/scenario.hpp"
+#include "support/input_errors.hpp"
+#include "support/scenario_text.hpp"
+
+using namespace payback;
+using payback::test::check_error;
+using payback::test::input_error;
+using payback::test::replaced;
+
+namespace {
+
+// The 1-based line of `text` on which `fragment` first appears.
+int line_of(const std::string& text, const std::string& fragment) {
+    const auto at = text.find(fragment);
+    REQUIRE(at != std::string::npos);
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+const std::string tokens_line = "tokens = { model";
+
+// `text` with the whole line holding `fragment` replaced by `line`.
+std::string with_line(std::string text, const std::string& fragment, const std::string& line) {
+    const auto at = text.find(fragment);
+    REQUIRE(at != std::string::npos);
+    const auto start = text.rfind('\n', at) + 1;
+    return text.replace(start, text.find('\n', at) - start, line);
+}
+
+}  // namespace
+
+TEST_CASE("a token workload: the rig's serving hours, and the cloud's", "[tokens][parse]") {
+    const Scenario s = parse_scenario(test::token_scenario(), "tokens.toml");
+    REQUIRE(s.tokens);
+    CHECK(s.tokens->model == "llama-3.1-8b");
+    CHECK(s.tokens->quant == "q4_0");
+    CHECK(s.tokens->volume.cached_input_share == 0.5);
+    CHECK(s.tokens->concurrency == 1);  // the key table's defaults
+    CHECK(s.tokens->context == 4096);
+    CHECK(units::in_hours(s.training_per_month) == 0.0);  // serving only
+    // 36e6 / 2000 / 3600 + 7.2e6 / 100 / 3600 = 5 + 20 = 25 h.
+    CHECK(s.serving_hours_per_month == Approx(25.0));
+    REQUIRE(s.clouds.size() == 2);
+    CHECK(s.clouds[0].tokens_per_second->decode == 200.0);
+    CHECK_FALSE(s.clouds[0].api);
+    REQUIRE(s.clouds[1].api);
+    CHECK(s.clouds[1].name == "api");
+    CHECK(s.clouds[1].api->off_peak_share == Approx(1.0 / 3.0));  // 8 h of every 24
+}
+
+TEST_CASE("the rig draws its load watts for the serving hours and idles the rest", "[tokens][energy]") {
+    const RigEnergy e = rig_energy(parse_scenario(test::token_scenario(), "tokens.toml"));
+    // 25 h × 400 W / 0.8 + 705 h × 50 W / 0.8 = 12.5 + 44.0625 = 56.5625 kWh, × $0.2 = $11.3125.
+    CHECK(e.wall_kwh.front() == Approx(56.5625));
+    CHECK(e.cost.front() == Approx(11.3125));
+}
+
+TEST_CASE("training and tokens together: the hours add up on the rig and on the cloud", "[tokens][energy]") {
+    const std::string text = replaced(test::token_scenario(), tokens_line, "gpu_hours_per_month = 100\n" + tokens_line);
+    // An API serves tokens only: with training it is refused, so this scenario leaves it out.
+    const std::string without_api = text.substr(0, text.find("[[api]]"));
+    const Scenario s = parse_scenario(without_api, "both.toml");
+    CHECK(units::in_hours(s.training_per_month) == 100.0);
+    CHECK(s.serving_hours_per_month == Approx(25.0));
+    // 125 h × 500 W + 605 h × 62.5 W = 62.5 + 37.8125 = 100.3125 kWh at the wall.
+    CHECK(rig_energy(s).wall_kwh.front() == Approx(100.3125));
+    const InputError e = input_error([&] { (void)parse_scenario(text, "both.toml"); });
+    check_error(e, "both.toml", line_of(text, "name = \"api\""), "api[0].name", "not the 100 h a month of training");
+}
+
+TEST_CASE("training and serving beyond the month say what the rig can serve", "[tokens][parse]") {
+    std::string text = test::token_scenario();
+    text = replaced(text.substr(0, text.find("[[api]]")), tokens_line, "gpu_hours_per_month = 710\n" + tokens_line);
+    // 710 h training + 25 h serving = 735 h > 730; the 15 h left after 710 + 5 h of input write
+    // 15 × 3600 × 100 = 5.4e6 output tokens.
+    const InputError e = input_error([&] { (void)parse_scenario(text, "full.toml"); });
+    check_error(e, "full.toml", line_of(text, tokens_line), "workload.tokens", "at most 5.4e+06 output tokens");
+}
+
+TEST_CASE("bad token input exits with file, line and key", "[tokens][parse][errors]") {
+    const std::string base = test::token_scenario();
+    SECTION("negative tokens") {
+        const std::string text = replaced(base, "input_tokens_per_month = 36e6", "input_tokens_per_month = -1");
+        const InputError e = input_error([&] { (void)parse_scenario(text, "bad.toml"); });
+        check_error(e, "bad.toml", line_of(text, tokens_line), "workload.tokens.input_tokens_per_month", "-1");
+    }
+    SECTION("a cached share above 1") {
+        const std::string text = replaced(base, "cached_input_share = 0.5", "cached_input_share = 1.5");
+        const InputError e = input_error([&] { (void)parse_scenario(text, "bad.toml"); });
+        check_error(e, "bad.toml", line_of(text, tokens_line), "workload.tokens.cached_input_share", "1.5");
+    }
+    SECTION("both api and prices") {
+        const std::string text = replaced(base, "name = \"api\"", "name = \"api\"\napi = \"together:llama-3.1-8b\"");
+        const InputError e = input_error([&] { (void)parse_scenario(text, "bad.toml"); });
+        check_error(e, "bad.toml", line_of(text, "price_per_million_input"), "api[0].price_per_million_input",
+                    "not both");
+    }
+    SECTION("an unknown API row, with the closest") {
+        std::string text = base.substr(0, base.find("[[api]]")) + "[[api]]\napi = \"togther:llama-3.1-8b\"\n";
+        const InputError e = input_error([&] { (void)parse_scenario(text, "bad.toml"); });
+        check_error(e, "bad.toml", line_of(text, "api = \"togther"), "api[0].api", "did you mean \"together:llama-3.1-8b\"");
+    }
+    SECTION("a rig without rates") {
+        const std::string text = replaced(base, "tokens_per_second = { prefill = 2000, decode = 100 }", "");
+        const InputError e = input_error([&] { (void)parse_scenario(text, "bad.toml"); });
+        check_error(e, "bad.toml", line_of(text, "[rig]"), "rig.tokens_per_second", "missing");
+    }
+    SECTION("a cloud without rates") {
+        const std::string text = replaced(base, "tokens_per_second = { prefill = 4000, decode = 200 }", "");
+        const InputError e = input_error([&] { (void)parse_scenario(text, "bad.toml"); });
+        check_error(e, "bad.toml", line_of(text, "[[cloud]]"), "cloud[0].tokens_per_second", "missing");
+    }
+    SECTION("rates without tokens") {
+        const std::string text = with_line(base.substr(0, base.find("[[api]]")), tokens_line, "gpu_hours_per_month = 10");
+        const InputError e = input_error([&] { (void)parse_scenario(text, "bad.toml"); });
+        check_error(e, "bad.toml", line_of(text, "tokens_per_second = { prefill = 2000"), "rig.tokens_per_second",
+                    "needs workload.tokens");
+    }
+}
+
+TEST_CASE("an API row from the catalog, and the round trip through to_toml", "[tokens][api][parse]") {
+    const std::string base = test::token_scenario();
+    const std::string text = base.substr(0, base.find("[[api]]")) +
+                             "[[api]]\napi = \"together:llama-3.1-8b\"\nescalation = -0.3\n";
+    const Scenario s = parse_scenario(text, "catalog.toml");
+    const CloudOption& api = s.clouds.back();
+    CHECK(api.name == "together:llama-3.1-8b");
+    CHECK(api.api->input_per_million == Approx(0.18));
+    CHECK(api.escalation == -0.3);
+    // Written back with the row's prices (the row noted beside them), which read back the same.
+    CHECK_THAT(to_toml(s), Catch::Contains("price_per_million_input = 0.18  # pricing/api-prices.csv:"));
+    const Scenario again = parse_scenario(to_toml(s), "again.toml");
+    CHECK(to_toml(parse_scenario(to_toml(again), "third.toml")) == to_toml(again));
+    CHECK(again.clouds.back().name == api.name);
+    CHECK(again.clouds.back().escalation == -0.3);
+    CHECK(again.clouds.back().api->output_per_million == Approx(0.18));
+    CHECK(again.serving_hours_per_month == Approx(25.0));
+}
