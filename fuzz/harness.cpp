@@ -113,8 +113,9 @@ std::string first_rows(const std::string& text, int rows) {
 
 void import_format(const std::string& format, std::string_view data) {
     static const GpuAliases aliases = [] {
+        const Catalog shipped = Catalog::load(pricing);
         std::vector<std::string> names;
-        for (const GpuSpec& gpu : Catalog::load(pricing).gpus()) names.push_back(gpu.name);
+        for (const GpuSpec& gpu : shipped.gpus()) names.push_back(gpu.name);
         return GpuAliases::load(pricing + "/gpu-aliases.csv", names);
     }();
     ImportResult result;

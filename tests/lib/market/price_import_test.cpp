@@ -26,8 +26,9 @@ const std::string fixtures = PAYBACK_SOURCE_DIR "/tests/fixtures/market/import/"
 
 const GpuAliases& aliases() {
     static const GpuAliases table = [] {
+        const Catalog catalog = Catalog::load(PAYBACK_SOURCE_DIR "/pricing");
         std::vector<std::string> names;
-        for (const GpuSpec& gpu : Catalog::load(PAYBACK_SOURCE_DIR "/pricing").gpus()) names.push_back(gpu.name);
+        for (const GpuSpec& gpu : catalog.gpus()) names.push_back(gpu.name);
         return GpuAliases::load(PAYBACK_SOURCE_DIR "/pricing/gpu-aliases.csv", names);
     }();
     return table;
@@ -331,4 +332,19 @@ TEST_CASE("catalog import: OUT.csv only when every file was read, and the --json
     REQUIRE(!summary["skipped"].empty());
     CHECK(summary["skipped"][0]["line"] == 2);
     CHECK(summary["skipped"][0]["reason"] == "NVIDIA Tesla K80: no alias to a gpus.csv name");
+}
+
+TEST_CASE("catalog import refuses a file over 16 MiB before reading it", "[import][cli]") {
+    test::TempDir dir;
+    const std::string big = (dir.path() / "huge.json").string();
+    std::filesystem::resize_file(dir.write("huge.json", "["), (std::uintmax_t{16} << 20) + 1);  // sparse: nothing written
+    const std::string out = (dir.path() / "out.csv").string();
+    const auto r = test::run("catalog import --format vast-offers --as-of 2024-11-05 " + test::quote(big) + " -o " + test::quote(out));
+    test::check_bad_input(r);
+    CHECK_THAT(r.err, Catch::Contains("huge.json: the price file is 16.0 MiB, more than the 16 MiB"));
+    CHECK(!std::filesystem::exists(out));
+    // Handed over in memory (as the fuzzers and the Python package do), the same limit holds.
+    const std::string text((std::size_t{16} << 20) + 1, ' ');
+    check_error(test::input_error([&] { import_prices("epoch", {{"big.csv", text}}, {}, aliases()); }), "big.csv", 0, "",
+                "over the 16 MiB");
 }
