@@ -20,6 +20,7 @@
 #include "payback/base/error.hpp"
 #include "payback/energy/carbon.hpp"
 #include "payback/market/catalog.hpp"
+#include "payback/market/price_import.hpp"
 #include "payback/market/price_schedule.hpp"
 #include "support/input_errors.hpp"
 #include "support/temp_dir.hpp"
@@ -49,6 +50,11 @@ void load(const std::string& resource, const fs::path& dir, const CsvTable& ship
         load_cloud_region(path, shipped.text(0, "provider"), shipped.text(0, "region"));
     } else if (resource == "used-gpu-prices") {
         load_price_schedule(path, shipped.text(0, "item"));
+    } else if (resource == "gpu-aliases") {
+        const Catalog catalog = Catalog::load(dir.string());
+        std::vector<std::string> gpus;
+        for (const GpuSpec& gpu : catalog.gpus()) gpus.push_back(gpu.name);
+        GpuAliases::load(path, gpus);
     } else {
         Catalog::load(dir.string());
     }

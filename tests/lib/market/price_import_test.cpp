@@ -272,6 +272,14 @@ TEST_CASE("silybench: API offers and GPU-hour offers, each dated by its own chec
                     import_prices("silybench", {{"bad.yaml", "offers:\n- provider: x\n  nested:\n    deeper: 1\n"}}, {}, aliases());
                 }),
                 "bad.yaml", 4, "", "nested or misaligned");
+    // A bad value is reported on its own line, not the record's.
+    check_error(test::input_error([] {
+                    import_prices("silybench",
+                                  {{"bad.yaml", "offers:\n- provider: a\n  gpu_type: H100-80GB\n  provisioning: on-demand\n"
+                                                "  usd_per_gpu_hour: abc\n"}},
+                                  {"", "2026-01-01", ""}, aliases());
+                }),
+                "bad.yaml", 5, "usd_per_gpu_hour", "expected a number of zero or more, got \"abc\"");
 }
 
 TEST_CASE("epoch: purchase prices into the dated price series, rentals skipped", "[import]") {

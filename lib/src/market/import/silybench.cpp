@@ -25,19 +25,20 @@ struct Offer {
     }
     std::string required(const std::string& key) const {
         const std::string value = text(key);
-        if (value.empty()) throw InputError(file.path, record.line, key, "required, missing");
+        if (value.empty()) throw InputError(file.path, record.line_of(key), key, "required, missing");
         return value;
     }
     std::optional<double> number(const std::string& key) const {
         const std::string value = text(key);
         if (value.empty()) return std::nullopt;
         const auto parsed = number_from_text(value);
-        if (!parsed || *parsed < 0) throw InputError(file.path, record.line, key, "expected a number of zero or more, got \"" + value + "\"");
+        if (!parsed || *parsed < 0)
+            throw InputError(file.path, record.line_of(key), key, "expected a number of zero or more, got \"" + value + "\"");
         return parsed;
     }
     std::string date(const std::string& key, const std::string& fallback) const {
         const std::string value = text(key);
-        return value.empty() ? fallback : checked_date(value, file.path, record.line, key);
+        return value.empty() ? fallback : checked_date(value, file.path, record.line_of(key), key);
     }
 };
 
@@ -88,7 +89,8 @@ void import_silybench(const PriceFile& file, const ImportContext& context, Impor
         if (!per_gpu) throw InputError(file.path, record.line, "usd_per_gpu_hour", "required, missing");
         const std::string provisioning = offer.required("provisioning");
         if (provisioning != "on-demand" && provisioning != "spot")
-            throw InputError(file.path, record.line, "provisioning", "expected on-demand or spot, got \"" + provisioning + "\"");
+            throw InputError(file.path, record.line_of("provisioning"), "provisioning",
+                             "expected on-demand or spot, got \"" + provisioning + "\"");
         const int gpus = static_cast<int>(offer.number("min_gpus").value_or(1));
         const std::string product = offer.text("product").empty() ? gpu_type : offer.text("product");
         const auto key = std::make_pair(provider, product + (gpus > 1 ? fmt::format(" x{}", gpus) : ""));

@@ -90,11 +90,12 @@ YamlRecords parse_yaml_records(const PriceFile& file) {
             if (!in_list) reader.fail("", "a list item outside the list (one list is read)");
             if (item_indent >= 0 && static_cast<int>(indent) != item_indent) reader.fail(out.list_key, "a list item at another indent");
             item_indent = static_cast<int>(indent);
-            out.records.push_back({line, {}});
+            out.records.push_back({line, {}, {}});
             const std::string first = trim(body.substr(1));
             if (first.empty()) continue;
             const auto [key, value] = reader.key_value(first);
             out.records.back().fields[key] = reader.scalar(key, value);
+            out.records.back().lines[key] = line;
             continue;
         }
         if (indent == 0) {
@@ -115,6 +116,7 @@ YamlRecords parse_yaml_records(const PriceFile& file) {
         auto& fields = out.records.back().fields;
         if (fields.count(key)) reader.fail(out.list_key + "." + key, "a key given twice in one record");
         fields[key] = reader.scalar(key, value);
+        out.records.back().lines[key] = line;
     }
     return out;
 }

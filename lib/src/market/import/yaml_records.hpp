@@ -19,6 +19,12 @@ using YamlScalar = std::optional<std::string>;
 struct YamlRecord {
     int line = 0;  ///< of its "- "
     std::map<std::string, YamlScalar> fields;
+    std::map<std::string, int> lines;  ///< each field's line
+
+    int line_of(const std::string& key) const {
+        const auto at = lines.find(key);
+        return at == lines.end() ? line : at->second;
+    }
 };
 
 struct YamlRecords {
