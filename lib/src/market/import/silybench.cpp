@@ -24,7 +24,7 @@ struct Offer {
         return at == record.fields.end() || !at->second ? "" : *at->second;
     }
     std::string required(const std::string& key) const {
-        const std::string value = text(key);
+        std::string value = text(key);
         if (value.empty()) throw InputError(file.path, record.line_of(key), key, "required, missing");
         return value;
     }
