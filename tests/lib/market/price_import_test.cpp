@@ -36,7 +36,7 @@ const GpuAliases& aliases() {
 
 PriceFile fixture(const std::string& name) { return {name, test::read_file(fixtures + name)}; }
 
-ImportResult import(const std::string& format, const std::vector<std::string>& names, ImportOptions options = {}) {
+ImportResult import(const std::string& format, const std::vector<std::string>& names, const ImportOptions& options = {}) {
     std::vector<PriceFile> files;
     for (const std::string& name : names) files.push_back(fixture(name));
     return import_prices(format, files, options, aliases());
