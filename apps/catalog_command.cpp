@@ -1,11 +1,13 @@
 // payback catalog gpus|instances|parts|rates|rental [--gpu NAME] [--provider NAME] [--max-price X] [--format table|json|csv] [-o FILE]
 // payback catalog --where: the catalogs' directory in use, and why that one
+// payback catalog import ...: catalog_import_command.cpp
 #include <memory>
 #include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "catalog_import_command.hpp"
 #include "command_common.hpp"
 #include "commands.hpp"
 #include "payback/base/data_directory.hpp"
@@ -148,7 +150,9 @@ void add_catalog_command(CLI::App& app) {
     add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
     add_example(*command, {"payback catalog gpus", "payback catalog instances --gpu \"H100 SXM\" --provider aws",
                            "payback catalog rates --format csv -o rates.csv", "payback catalog --where"});
-    command->callback([args] {
+    add_catalog_import_command(*command);
+    command->callback([command, args] {
+        if (command->got_subcommand("import")) return;
         if (args->where) {
             const DataDirectory found = find_data_directory(ShippedData::pricing);
             if (args->output.format == Format::json)

@@ -34,8 +34,12 @@ std::string markdown(const CLI::App& root) {
     // root.help() would show the help of the command running now (docs): the formatter shows the root's.
     out += fmt::format("\n## payback\n\n```text\n{}```\n",
                        root.get_formatter()->make_help(&root, root.get_name(), CLI::AppFormatMode::Normal));
-    for (const CLI::App* command : root.get_subcommands({}))
+    for (const CLI::App* command : root.get_subcommands({})) {
         out += fmt::format("\n## payback {}\n\n```text\n{}```\n", command->get_name(), command->help("payback"));
+        for (const CLI::App* sub : command->get_subcommands({}))  // catalog import
+            out += fmt::format("\n## payback {} {}\n\n```text\n{}```\n", command->get_name(), sub->get_name(),
+                               sub->help("payback " + command->get_name()));
+    }
     return out;
 }
 

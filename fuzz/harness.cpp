@@ -12,7 +12,9 @@
 #include "payback/base/text_file.hpp"
 #include "payback/energy/tariff.hpp"
 #include "payback/energy/urdb.hpp"
+#include "payback/base/calendar.hpp"
 #include "payback/market/catalog.hpp"
+#include "payback/market/price_import.hpp"
 #include "payback/model/comparison.hpp"
 #include "payback/model/engine.hpp"
 #include "payback/model/metrics.hpp"
@@ -109,7 +111,52 @@ std::string first_rows(const std::string& text, int rows) {
     return out;
 }
 
+void import_format(const std::string& format, std::string_view data) {
+    static const GpuAliases aliases = [] {
+        const Catalog shipped = Catalog::load(pricing);
+        std::vector<std::string> names;
+        for (const GpuSpec& gpu : shipped.gpus()) names.push_back(gpu.name);
+        return GpuAliases::load(pricing + "/gpu-aliases.csv", names);
+    }();
+    ImportResult result;
+    try {
+        result = import_prices(format, {{"fuzz.txt", std::string(data)}}, {"aws", "2026-01-01", ""}, aliases);
+    } catch (const InputError&) {
+        return;
+    }
+    const auto& columns = catalog_columns(result.catalog);
+    const auto as_of = static_cast<std::size_t>(std::find(columns.begin(), columns.end(), "as_of") - columns.begin());
+    for (const auto& row : result.rows) {
+        require(row.size() == columns.size(), fmt::format("a row of {} cells for {} columns", row.size(), columns.size()));
+        require(parse_date(row[as_of]).has_value(), "a row's as_of is not a date: " + row[as_of]);
+    }
+    try {
+        require(detail::CsvTable::parse(to_csv(result), "written.csv").rows() == result.rows.size(),
+                "the CSV written reads back as another number of rows");
+    } catch (const InputError& e) {
+        throw HarnessFailure(std::string("the CSV written does not read back: ") + e.what());
+    }
+}
+
 }  // namespace
+
+void import_skypilot(std::string_view data) { import_format("skypilot", data); }
+void import_aws_ec2(std::string_view data) { import_format("aws-ec2", data); }
+void import_azure_retail(std::string_view data) { import_format("azure-retail", data); }
+void import_vast_offers(std::string_view data) { import_format("vast-offers", data); }
+void import_litellm(std::string_view data) { import_format("litellm", data); }
+void import_llm_prices(std::string_view data) { import_format("llm-prices", data); }
+void import_silybench(std::string_view data) { import_format("silybench", data); }
+void import_epoch(std::string_view data) { import_format("epoch", data); }
+
+std::string import_seed_prefix(const std::string& target) {
+    static const std::map<std::string, std::string> prefixes = {
+        {"import_skypilot", "skypilot_"}, {"import_aws_ec2", "ec2instances_"}, {"import_azure_retail", "azure_"},
+        {"import_vast_offers", "vastai_"}, {"import_litellm", "litellm_"},     {"import_llm_prices", "llm-prices_"},
+        {"import_silybench", "silybench-"}, {"import_epoch", "epoch_"}};
+    const auto at = prefixes.find(target);
+    return at == prefixes.end() ? "" : at->second;
+}
 
 void scenario(std::string_view data) {
     std::string text(data);
@@ -215,7 +262,18 @@ void calibration(std::string_view data) {
 
 const std::vector<Target>& targets() {
     static const std::vector<Target> all = {
-        {"scenario", scenario}, {"catalog", catalog}, {"urdb", urdb}, {"calibration", calibration}};
+        {"scenario", scenario},
+        {"catalog", catalog},
+        {"urdb", urdb},
+        {"calibration", calibration},
+        {"import_skypilot", import_skypilot},
+        {"import_aws_ec2", import_aws_ec2},
+        {"import_azure_retail", import_azure_retail},
+        {"import_vast_offers", import_vast_offers},
+        {"import_litellm", import_litellm},
+        {"import_llm_prices", import_llm_prices},
+        {"import_silybench", import_silybench},
+        {"import_epoch", import_epoch}};
     return all;
 }
 

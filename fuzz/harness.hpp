@@ -31,12 +31,28 @@ void urdb(std::string_view data);
 /// A calibration profile (JSON): parse_profile, then a to_json round trip.
 void calibration(std::string_view data);
 
+/// A price file of one format (payback/market/price_import.hpp), imported with the shipped alias
+/// table, --provider aws and --as-of 2026-01-01: every row has the catalog's columns and a real
+/// as_of date, and the CSV written reads back as as many rows.
+void import_skypilot(std::string_view data);
+void import_aws_ec2(std::string_view data);
+void import_azure_retail(std::string_view data);
+void import_vast_offers(std::string_view data);
+void import_litellm(std::string_view data);
+void import_llm_prices(std::string_view data);
+void import_silybench(std::string_view data);
+void import_epoch(std::string_view data);
+
+/// The price files an import target starts from: tests/fixtures/market/import/ files whose names
+/// start with this ("" for the other targets).
+std::string import_seed_prefix(const std::string& target);
+
 struct Target {
     const char* name;
     void (*run)(std::string_view data);
 };
 
-/// Every target by name: scenario, catalog, urdb, calibration.
+/// Every target by name: scenario, catalog, urdb, calibration, then the import_* ones.
 const std::vector<Target>& targets();
 
 }  // namespace payback::fuzz

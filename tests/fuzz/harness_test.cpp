@@ -58,6 +58,12 @@ std::vector<Input> inputs_of(const std::string& target) {
         }
         add_files(inputs, root / "pricing", ".csv", std::string(1, bare_table));  // every CSV as a bare table
     }
+    if (const std::string prefix = fuzz::import_seed_prefix(target); !prefix.empty()) {
+        std::vector<Input> fixtures;
+        add_files(fixtures, root / "tests/fixtures/market/import");
+        for (Input& input : fixtures)
+            if (fs::path(input.name).filename().string().rfind(prefix, 0) == 0) inputs.push_back(std::move(input));
+    }
     add_files(inputs, root / "tests/fuzz/corpus" / target);
     add_files(inputs, root / "tests/fuzz/crashes" / target);
     return inputs;

@@ -20,6 +20,7 @@
 #include "payback/base/error.hpp"
 #include "payback/market/api_price.hpp"
 #include "payback/market/catalog.hpp"
+#include "payback/market/price_import.hpp"
 #include "payback/workload/model_catalog.hpp"
 #include "support/input_errors.hpp"
 #include "support/temp_dir.hpp"
@@ -63,6 +64,13 @@ std::string written(const CsvTable& table, std::size_t row, const std::string& c
     return text;
 }
 
+// The GPU names of the catalog in `dir`, which gpu-aliases.csv must map to.
+std::vector<std::string> gpu_names(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const GpuSpec& gpu : Catalog::load(dir.string()).gpus()) names.push_back(gpu.name);
+    return names;
+}
+
 // Every shipped CSV copied to a fresh directory, the one of `resource` with one cell changed;
 // the catalog loader, which reads every file (the grid, cloud-region and used-price files with the
 // others), must refuse it, naming the file, the line of that row and the column.
@@ -80,6 +88,7 @@ void check_refused(const std::string& resource, const std::string& column, const
     const InputError e = test::input_error([&] {
         if (model_table) ModelCatalog::load(dir.path().string());
         else if (resource == "api-prices") load_api_prices((dir.path() / "api-prices.csv").string());
+        else if (resource == "gpu-aliases") GpuAliases::load((dir.path() / "gpu-aliases.csv").string(), gpu_names(dir.path()));
         else Catalog::load(dir.path().string());
     });
     CHECK(fs::path(e.source()).filename() == resource + ".csv");

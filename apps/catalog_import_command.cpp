@@ -1,0 +1,80 @@
+// payback catalog import --format FORMAT FILE... [--provider NAME] [--as-of DATE] [--source TEXT] -o OUT.csv [--json]
+// Price files as providers publish them, into rows of the matching pricing/ catalog; OUT is written
+// only when every file was read whole.
+#include <filesystem>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "catalog_import_command.hpp"
+#include "command_common.hpp"
+#include "payback/base/data_directory.hpp"
+#include "payback/base/text_file.hpp"
+#include "payback/market/catalog.hpp"
+#include "payback/market/price_import.hpp"
+
+namespace payback::cli {
+
+namespace {
+
+struct ImportArgs {
+    std::string format;
+    std::vector<std::string> files;
+    ImportOptions options;
+    std::string out;
+    bool json = false;
+};
+
+std::string summary_json(const ImportResult& result) {
+    nlohmann::json skipped = nlohmann::json::array();
+    for (const SkippedRecord& s : result.skipped)
+        skipped.push_back({{"file", s.file}, {"line", s.line}, {"reason", s.reason}});
+    return nlohmann::json{{"format", result.format},
+                          {"rows", result.rows.size()},
+                          {"skipped", skipped},
+                          {"as_of", result.as_of.empty() ? nlohmann::json(nullptr) : nlohmann::json(result.as_of)}}
+               .dump(2) +
+           "\n";
+}
+
+std::string summary_text(const ImportResult& result, const std::string& out) {
+    std::string text = fmt::format("{}: {} row{} written to {}{}, {} record{} skipped\n", result.format, result.rows.size(),
+                                   result.rows.size() == 1 ? "" : "s", out,
+                                   result.as_of.empty() ? "" : ", prices as of " + result.as_of, result.skipped.size(),
+                                   result.skipped.size() == 1 ? "" : "s");
+    for (const SkippedRecord& s : result.skipped) text += fmt::format("  skipped {}:{}: {}\n", s.file, s.line, s.reason);
+    return text;
+}
+
+}  // namespace
+
+void add_catalog_import_command(CLI::App& catalog) {
+    auto args = std::make_shared<ImportArgs>();
+    CLI::App* command = catalog.add_subcommand(
+        "import", "Read price files as providers publish them into rows of the matching catalog (pricing/README.md)");
+    command->add_option("--format", args->format, "The files' format")->required()->check(CLI::IsMember(import_formats()));
+    command->add_option("files", args->files, "The price files (each at most 16 MiB)")->required();
+    command->add_option("--provider", args->options.provider,
+                        "The cloud or market, where the file does not say (SkyPilot's files are one per cloud)");
+    command->add_option("--as-of", args->options.as_of,
+                        "YYYY-MM-DD: when the prices held, where the file does not say (then required)");
+    command->add_option("--source", args->options.source, "Where the files came from, where they do not say");
+    command->add_option("-o,--output", args->out, "The CSV to write (written only when every file was read)")->required();
+    command->add_flag("--json", args->json, "Print {format, rows, skipped: [{file, line, reason}], as_of} instead of a summary");
+    add_example(*command, {"payback catalog import --format skypilot --provider aws --as-of 2026-11-29 vms.csv -o aws.csv",
+                           "payback catalog import --format llm-prices openai.json anthropic.json -o api.csv --json"});
+    command->callback([args] {
+        std::vector<std::string> gpu_names;
+        for (const GpuSpec& gpu : Catalog::shipped().gpus()) gpu_names.push_back(gpu.name);
+        const auto pricing = find_data_directory(ShippedData::pricing).path;
+        const GpuAliases aliases = GpuAliases::load((pricing / "gpu-aliases.csv").string(), gpu_names);
+        std::vector<PriceFile> files;
+        for (const std::string& path : args->files) files.push_back({path, detail::read_text_file(path, "price file")});
+        const ImportResult result = import_prices(args->format, files, args->options, aliases);
+        write_file_atomically(args->out, to_csv(result));
+        emit(args->json ? summary_json(result) : summary_text(result, args->out));
+    });
+}
+
+}  // namespace payback::cli
