@@ -240,7 +240,7 @@ TEST_CASE("an llm config names the key it refuses", "[bench][llm][errors]") {
         try {
             parse_llm_config(text);
         } catch (const payback::InputError& e) {
-            return std::string(e.what());
+            return e.key_path() + ": " + e.message();
         }
         return std::string("accepted");
     };
