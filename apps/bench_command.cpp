@@ -194,8 +194,8 @@ void add_bench_command(CLI::App& app) {
                         "llm-decode: cached positions each token attends to, and the prompt's length (default 512)")
         ->check(CLI::Range(1, 1 << 20));
     command->add_option("--llm", args->llm,
-                        "llm-decode: the model's shape over the default, e.g. layers=2,d_model=64,heads=4,kv_heads=2,"
-                        "ffn=128,vocab=96 (default layers=12,d_model=768,heads=12,kv_heads=4,ffn=2048,vocab=32000)");
+                        "llm-decode: the model's shape over the default (docs/benchmark.md), keys layers, d_model, "
+                        "heads, kv_heads, ffn, vocab, e.g. layers=2,d_model=64");
     command->add_option("--out", args->out, "Write the calibration profile (JSON) here");
     add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
     add_example(*command, {"payback bench --device cpu --batch 4,256 --out profile.json",
