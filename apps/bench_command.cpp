@@ -1,7 +1,9 @@
-// payback bench [--device cpu|cuda|all] [--workload NAME|all] [--batch 4,256] [--threads N]
-//               [--repeats N] [--seconds S] [--data FILE] [--out profile.json] [--format table|json|csv]
-// Measures training throughput (and energy where a counter can be read) and writes a calibration
-// profile. A progress bar goes to stderr on a terminal; the table, JSON or CSV to stdout.
+// payback bench [--device cpu|cuda|all] [--workload NAME|all|llm-decode] [--batch 4,256] [--threads N]
+//               [--repeats N] [--seconds S] [--data FILE] [--quant f16|q8_0|q4_0] [--context N] [--llm SHAPE]
+//               [--out profile.json] [--format table|json|csv]
+// Measures training throughput, or LLM decoding's tokens per second (and energy where a counter can be
+// read), and writes a calibration profile. A progress bar goes to stderr on a terminal; the table, JSON
+// or CSV to stdout.
 #include <memory>
 #include <cstdio>
 #include <thread>
@@ -13,6 +15,7 @@
 #include "commands.hpp"
 #include "payback/base/error.hpp"
 #include "payback/bench/cuda_trainer.hpp"
+#include "payback/bench/llm_config.hpp"
 #include "payback/bench/measure.hpp"
 #include "payback/workload/calibration.hpp"
 #include "payback/workload/network.hpp"
@@ -30,9 +33,16 @@ struct BenchArgs {
     int repeats = 7;
     double seconds = 0.5;
     std::string data_file;
+    std::string quant = "q4_0";
+    int context = 512;
+    std::string llm;  ///< "layers=2,d_model=64,...": over the default model
     std::string out;
     Output output;
+    bool batch_given = false;
 };
+
+// llm-decode's batches are sequences decoded together: one, and a few sharing each weight read.
+const std::vector<int> llm_default_batches = {1, 8};
 
 std::vector<std::pair<std::string, std::string>> software_versions(const bench::CudaStatus& cuda) {
     std::vector<std::pair<std::string, std::string>> software = {{"payback", "0.1.0"},
@@ -45,17 +55,51 @@ std::string energy_cell(const BenchResult& r) {
     return r.joules_per_sample ? fmt::format("{:.3g}", *r.joules_per_sample) : "unavailable";
 }
 
+std::string training_table(const CalibrationProfile& profile, const Output& output) {
+    using A = TextTable::Align;
+    TextTable table({{"dev", A::left}, {"workload", A::left}, {"batch"}, {"threads"}, {"samples/s"}, {"min-max"},
+                     {"GFLOP/s"}, {"J/sample"}});
+    for (const BenchResult& r : profile.results)
+        table.add_row({r.device, r.workload, std::to_string(r.batch), std::to_string(r.threads),
+                       amount(r.samples_per_second),
+                       amount(r.samples_per_second_min) + "-" + amount(r.samples_per_second_max),
+                       fmt::format("{:.1f}", r.gflops), energy_cell(r)});
+    return table.render(Style::for_stdout(output.to_terminal()));
+}
+
+std::string llm_table(const CalibrationProfile& profile, const Output& output) {
+    using A = TextTable::Align;
+    TextTable table({{"dev", A::left}, {"quant", A::left}, {"context"}, {"batch"}, {"threads"}, {"decode tok/s"},
+                     {"min-max"}, {"prefill tok/s"}, {"J/token"}});
+    for (const BenchResult& r : profile.results)
+        table.add_row({r.device, r.quant, std::to_string(r.context), std::to_string(r.batch), std::to_string(r.threads),
+                       fmt::format("{:.1f}", r.samples_per_second),
+                       fmt::format("{:.1f}-{:.1f}", r.samples_per_second_min, r.samples_per_second_max),
+                       fmt::format("{:.1f}", r.prefill_tokens_per_second.value_or(0)), energy_cell(r)});
+    return table.render(Style::for_stdout(output.to_terminal()));
+}
+
 void run(const BenchArgs& args) {
+    const bool llm = args.workload == bench::llm_decode_workload;
     std::vector<std::string> workloads =
         args.workload == "all" ? workload_names() : std::vector<std::string>{args.workload};
-    for (const auto& w : workloads) (void)find_workload(w);  // unknown names fail before any work
+    if (!llm)
+        for (const auto& w : workloads) (void)find_workload(w);  // unknown names fail before any work
+    // Bad llm-decode options fail before any work too.
+    const bench::LlmConfig llm_config = bench::parse_llm_config(args.llm);
+    const bench::Quant quant = bench::parse_quant(args.quant);
+    const std::vector<int> batches = llm && !args.batch_given ? llm_default_batches : args.batches;
 
     const bench::CudaStatus cuda = bench::cuda_status();
     std::vector<std::string> devices;
     nlohmann::json skipped = nlohmann::json::array();
     if (args.device == "cpu" || args.device == "all") devices.push_back("cpu");
     if (args.device == "cuda" || args.device == "all") {
-        if (cuda.available) {
+        if (llm) {
+            const std::string why = "llm-decode runs on the CPU only; its CUDA kernels are checked by the tests";
+            std::fprintf(stderr, "payback bench: cuda skipped: %s\n", why.c_str());
+            skipped.push_back({{"device", "cuda"}, {"reason", why}});
+        } else if (cuda.available) {
             devices.push_back("cuda");
         } else {
             std::fprintf(stderr, "payback bench: cuda skipped: %s\n", cuda.reason.c_str());
@@ -68,10 +112,10 @@ void run(const BenchArgs& args) {
     profile.date = utc_timestamp();
     profile.software = software_versions(cuda);
     ProgressBar bar("bench");
-    const double runs = static_cast<double>(devices.size() * workloads.size() * args.batches.size());
+    const double runs = static_cast<double>(devices.size() * workloads.size() * batches.size());
     for (const auto& device : devices)
         for (const auto& workload : workloads)
-            for (const int batch : args.batches) {
+            for (const int batch : batches) {
                 bench::BenchConfig config;
                 config.device = device;
                 config.workload = workload;
@@ -80,6 +124,9 @@ void run(const BenchArgs& args) {
                 config.repeats = args.repeats;
                 config.seconds_per_repeat = args.seconds;
                 config.data_file = args.data_file;
+                config.llm = llm_config;
+                config.quant = quant;
+                config.context = args.context;
                 // A run is its warm-up and its repeats: the bar moves by one repeat's share at each line.
                 const double done = static_cast<double>(profile.results.size());
                 int lines = 0;
@@ -98,20 +145,20 @@ void run(const BenchArgs& args) {
         return;
     }
     if (args.output.format == Format::csv) {
+        if (llm) {
+            emit(args.output, records_csv(json["results"], {"device", "workload", "quant", "context", "batch", "threads",
+                                                            "tokens_per_second", "samples_per_second_min",
+                                                            "samples_per_second_max", "prefill_tokens_per_second",
+                                                            "repeats", "gflops", "joules_per_sample", "energy_source",
+                                                            "precision", "device_name"}));
+            return;
+        }
         emit(args.output, records_csv(json["results"], {"device", "workload", "batch", "threads", "samples_per_second",
                                                         "samples_per_second_min", "samples_per_second_max", "repeats", "gflops",
                                                         "joules_per_sample", "energy_source", "device_name"}));
         return;
     }
-    using A = TextTable::Align;
-    TextTable table({{"dev", A::left}, {"workload", A::left}, {"batch"}, {"threads"}, {"samples/s"}, {"min-max"},
-                     {"GFLOP/s"}, {"J/sample"}});
-    for (const BenchResult& r : profile.results)
-        table.add_row({r.device, r.workload, std::to_string(r.batch), std::to_string(r.threads),
-                       amount(r.samples_per_second),
-                       amount(r.samples_per_second_min) + "-" + amount(r.samples_per_second_max),
-                       fmt::format("{:.1f}", r.gflops), energy_cell(r)});
-    std::string text = table.render(Style::for_stdout(args.output.to_terminal()));
+    std::string text = llm ? llm_table(profile, args.output) : training_table(profile, args.output);
     for (const BenchResult& r : profile.results)
         if (!r.joules_per_sample) {
             text += fmt::format("energy: {}\n", r.energy_source);
@@ -127,11 +174,13 @@ void run(const BenchArgs& args) {
 void add_bench_command(CLI::App& app) {
     auto args = std::make_shared<BenchArgs>();
     auto* command = app.add_subcommand(
-        "bench", "Measure training throughput on this machine's CPU and GPU and write a calibration profile");
+        "bench", "Measure training throughput, or LLM decoding's tokens per second, on this machine and write a calibration profile");
     command->add_option("--device", args->device, "cpu, cuda or all (default all; cuda is skipped without a GPU)")
         ->check(CLI::IsMember({"cpu", "cuda", "all"}));
-    command->add_option("--workload", args->workload, "cifar10-tutorial, mlp or all (default cifar10-tutorial)");
-    command->add_option("--batch", args->batches, "Batch sizes, comma-separated (default 4,256)")
+    command->add_option("--workload", args->workload,
+                        "cifar10-tutorial, mlp, all (the two) or llm-decode (default cifar10-tutorial)");
+    command->add_option("--batch", args->batches,
+                        "Batch sizes, comma-separated (default 4,256; llm-decode: sequences decoded together, default 1,8)")
         ->delimiter(',')
         ->check(CLI::Range(1, 65536));
     command->add_option("--threads", args->threads, "CPU threads (default: all of them)")->check(CLI::Range(1, 1024));
@@ -140,11 +189,22 @@ void add_bench_command(CLI::App& app) {
     command->add_option("--seconds", args->seconds, "Length of each timed run in seconds (default 0.5)")
         ->check(CLI::Range(0.001, 3600.0));
     command->add_option("--data", args->data_file, "A CIFAR-10 binary file (data_batch_1.bin) instead of synthetic data");
+    command->add_option("--quant", args->quant, "llm-decode: the weights' format, f16, q8_0 or q4_0 (default q4_0)");
+    command->add_option("--context", args->context,
+                        "llm-decode: cached positions each token attends to, and the prompt's length (default 512)")
+        ->check(CLI::Range(1, 1 << 20));
+    command->add_option("--llm", args->llm,
+                        "llm-decode: the model's shape over the default (docs/benchmark.md), keys layers, d_model, "
+                        "heads, kv_heads, ffn, vocab, e.g. layers=2,d_model=64");
     command->add_option("--out", args->out, "Write the calibration profile (JSON) here");
     add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
     add_example(*command, {"payback bench --device cpu --batch 4,256 --out profile.json",
-                           "payback bench --device all --workload all --format json"});
-    command->callback([args] { run(*args); });
+                           "payback bench --device all --workload all --format json",
+                           "payback bench --device cpu --workload llm-decode --quant q8_0 --context 1024 --batch 1,4"});
+    command->callback([args, command] {
+        args->batch_given = command->count("--batch") > 0;
+        run(*args);
+    });
 }
 
 }  // namespace payback::cli

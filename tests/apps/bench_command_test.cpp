@@ -79,3 +79,45 @@ TEST_CASE("payback bench says why when the CUDA module cannot be loaded", "[cli]
     WARN("built without CUDA: there is no module to load");
 #endif
 }
+
+TEST_CASE("payback bench --workload llm-decode measures tokens per second and writes them in the profile", "[cli][bench][llm]") {
+    TempDir dir;
+    const std::string out = (dir.path() / "profile.json").string();
+    const auto r = run("bench --device all --workload llm-decode --llm layers=2,d_model=64,heads=4,kv_heads=2,ffn=128,vocab=96 "
+                       "--quant q8_0 --context 16 --batch 1,3 --threads 2 --repeats 2 --seconds 0.01 --json --out " + quote(out));
+    REQUIRE(r.code == 0);
+    const json j = json::parse(r.out);
+    REQUIRE(j["results"].size() == 2);
+    for (const auto& result : j["results"]) {
+        CHECK(result["workload"] == "llm-decode");
+        CHECK(result["device"] == "cpu");
+        CHECK(result["quant"] == "q8_0");
+        CHECK(result["precision"] == "fp32");
+        CHECK(result["context"] == 16);
+        CHECK(result["tokens_per_second"].get<double>() > 0);
+        CHECK(result["tokens_per_second"] == result["samples_per_second"]);
+        CHECK(result["prefill_tokens_per_second"].get<double>() > 0);
+        CHECK(result["repeats"] == 2);
+    }
+    CHECK(j["results"][0]["batch"] == 1);
+    CHECK(j["results"][1]["batch"] == 3);
+    // The GPU is not benchmarked for this workload, with or without one.
+    REQUIRE(j["skipped"].size() == 1);
+    CHECK_THAT(j["skipped"][0]["reason"].get<std::string>(), Catch::Contains("llm-decode runs on the CPU only"));
+    const payback::CalibrationProfile profile = payback::read_profile(out);
+    REQUIRE(profile.results.size() == 2);
+    CHECK(profile.results[1].quant == "q8_0");
+    CHECK(profile.results[1].context == 16);
+    CHECK(profile.results[1].tokens_per_second == j["results"][1]["tokens_per_second"].get<double>());
+}
+
+TEST_CASE("payback bench refuses a bad llm-decode format, shape or context with its key", "[cli][bench][llm][errors]") {
+    const auto quant = run("bench --device cpu --workload llm-decode --quant q4_k");
+    CHECK(quant.code == 2);
+    CHECK_THAT(quant.err, Catch::Contains("quant: unknown format \"q4_k\""));
+    const auto shape = run("bench --device cpu --workload llm-decode --llm ffn=100");
+    CHECK(shape.code == 2);
+    CHECK_THAT(shape.err, Catch::Contains("llm.ffn: must be a multiple of 32"));
+    CHECK(run("bench --device cpu --workload llm-decode --context 0").code == 2);
+    CHECK(run("bench --device cpu --workload llm-decode --batch 0").code == 2);
+}

@@ -1,15 +1,19 @@
-// The CPU trainer's kernels of the instruction set chosen at run time (payback/base/isa.hpp).
+// The CPU trainer's and the llm-decode workload's kernels of the instruction set chosen at run time
+// (payback/base/isa.hpp).
 #include "cpu/kernels.hpp"
+#include "cpu/quant_kernels.hpp"
 #include "payback/base/isa_dispatch.hpp"
 
 namespace payback {
 
 PAYBACK_ISA_DISPATCH(bench::cpu::Kernels, cpu_kernels)
+PAYBACK_ISA_DISPATCH(bench::cpu::QuantKernels, llm_quant_kernels)
 
 }  // namespace payback
 
 namespace payback::bench::cpu {
 
 const Kernels& kernels() { return cpu_kernels(); }
+const QuantKernels& quant_kernels() { return llm_quant_kernels(); }
 
 }  // namespace payback::bench::cpu

@@ -20,6 +20,7 @@ namespace {
 struct Module {
     cuda_module::StatusFn status = nullptr;
     cuda_module::MakeTrainerFn make_trainer = nullptr;
+    cuda_module::QuantMatvecFn quant_matvec = nullptr;
     std::string error;  ///< why it could not be used, when status is null
 };
 
@@ -59,11 +60,12 @@ Module open_module() {
         }
         module.status = bind<cuda_module::StatusFn>(handle, cuda_module::status_symbol);
         module.make_trainer = bind<cuda_module::MakeTrainerFn>(handle, cuda_module::make_trainer_symbol);
-        if (module.status && module.make_trainer) {
+        module.quant_matvec = bind<cuda_module::QuantMatvecFn>(handle, cuda_module::quant_matvec_symbol);
+        if (module.status && module.make_trainer && module.quant_matvec) {
             module.error.clear();
             return module;
         }
-        module = {nullptr, nullptr, "the CUDA module " + path + " lacks its entry points (built from another tree?)"};
+        module = {nullptr, nullptr, nullptr, "the CUDA module " + path + " lacks its entry points (built from another tree?)"};
     }
     return module;
 }
@@ -88,6 +90,14 @@ std::unique_ptr<Trainer> make_cuda_trainer(const Workload& workload, std::vector
     const Module& m = module();
     if (!m.make_trainer) throw std::runtime_error("the CUDA trainer is unavailable: " + m.error);
     return std::unique_ptr<Trainer>(m.make_trainer(&workload, &parameters, batch_size, sgd));
+}
+
+std::vector<float> cuda_quant_matvec(Quant quant, const void* weights, int rows, int cols, const std::vector<BlockQ8_0>& x) {
+    const Module& m = module();
+    if (!m.quant_matvec) throw std::runtime_error("the CUDA kernels are unavailable: " + m.error);
+    std::vector<float> y;
+    m.quant_matvec(quant, weights, rows, cols, &x, &y);
+    return y;
 }
 
 }  // namespace payback::bench

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "payback/bench/cuda_llm.hpp"
 #include "payback/bench/cuda_trainer.hpp"
 
 namespace payback::bench {
@@ -16,6 +17,10 @@ CudaStatus cuda_status() { return {false, kWhy, {}}; }
 
 std::unique_ptr<Trainer> make_cuda_trainer(const Workload&, std::vector<Tensor>, int, Sgd) {
     throw std::runtime_error(std::string("the CUDA trainer is unavailable: ") + kWhy);
+}
+
+std::vector<float> cuda_quant_matvec(Quant, const void*, int, int, const std::vector<BlockQ8_0>&) {
+    throw std::runtime_error(std::string("the CUDA kernels are unavailable: ") + kWhy);
 }
 
 }  // namespace payback::bench

@@ -1,6 +1,7 @@
 #include "payback/bench/measure.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include "payback/bench/cuda_trainer.hpp"
 #include "payback/bench/data.hpp"
 #include "payback/bench/energy.hpp"
+#include "payback/bench/llm_decoder.hpp"
 #include "payback/workload/network.hpp"
 
 namespace payback::bench {
@@ -39,9 +41,100 @@ double median(std::vector<double> values) {
     return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Warms up until `timed(steps)` lasts warmup_seconds, and returns the steps that last about seconds_per_repeat.
+template <class Timed>
+int size_repeats(const BenchConfig& config, Timed timed) {
+    int steps = 1;
+    double seconds = timed(steps);
+    while (seconds < config.warmup_seconds) {
+        steps *= 2;
+        seconds = timed(steps);
+    }
+    return std::max(1, static_cast<int>(std::ceil(config.seconds_per_repeat * steps / std::max(seconds, 1e-9))));
+}
+
+BenchResult run_llm_benchmark(const BenchConfig& config) {
+    const auto say = [&](const std::string& line) {
+        if (config.progress) config.progress(line);
+    };
+    if (config.device != "cpu")
+        throw std::runtime_error("llm-decode runs on the CPU only (its CUDA kernels are checked by the tests)");
+    validate_llm_config(config.llm);
+    if (config.context < 1) throw std::invalid_argument("llm-decode: context must be at least 1");
+    const std::string label = fmt::format("cpu llm-decode {} context {} batch {} threads {}", quant_name(config.quant),
+                                          config.context, config.batch, config.threads);
+    say(label + ": making the model");
+    LlmDecoder decoder(config.llm, config.quant, config.seed, config.threads, config.batch, config.context + 1);
+    decoder.fill_cache(config.seed + 1);
+
+    std::vector<int> tokens(static_cast<std::size_t>(config.batch));
+    int next_token = 0;
+    const auto decode_steps = [&](int steps) {
+        const auto start = std::chrono::steady_clock::now();
+        for (int step = 0; step < steps; ++step) {
+            for (int s = 0; s < config.batch; ++s) {
+                decoder.set_length(s, config.context);
+                tokens[s] = next_token++ % config.llm.vocab;
+            }
+            decoder.decode(tokens);
+        }
+        return seconds_since(start);
+    };
+    say(label + ": warming up");
+    const int steps_per_repeat = size_repeats(config, decode_steps);
+
+    std::unique_ptr<EnergyMeter> meter = make_rapl_meter();
+    if (meter->available()) meter->start();
+    std::vector<double> rates;
+    for (int r = 0; r < config.repeats; ++r) {
+        rates.push_back(static_cast<double>(steps_per_repeat) * config.batch / decode_steps(steps_per_repeat));
+        say(fmt::format("{}: run {}/{}: {:.1f} tokens/s", label, r + 1, config.repeats, rates.back()));
+    }
+    const std::optional<double> joules = meter->available() ? meter->stop() : std::nullopt;
+
+    std::vector<int> prompt(static_cast<std::size_t>(config.context));
+    for (int t = 0; t < config.context; ++t) prompt[t] = (t * 31 + 7) % config.llm.vocab;
+    std::vector<double> prefill_rates;
+    for (int r = 0; r < std::min(config.repeats, 3); ++r) {
+        decoder.set_length(0, 0);
+        const auto start = std::chrono::steady_clock::now();
+        decoder.prefill(0, prompt);
+        prefill_rates.push_back(config.context / seconds_since(start));
+        say(fmt::format("{}: prefill {}: {:.1f} tokens/s", label, r + 1, prefill_rates.back()));
+    }
+
+    BenchResult result;
+    result.device = "cpu";
+    result.device_name = cpu_model_name();
+    result.workload = llm_decode_workload;
+    result.batch = config.batch;
+    result.threads = config.threads;
+    result.samples_per_second = median(rates);
+    result.samples_per_second_min = *std::min_element(rates.begin(), rates.end());
+    result.samples_per_second_max = *std::max_element(rates.begin(), rates.end());
+    result.repeats = config.repeats;
+    result.isa = active_isa();
+    result.gflops = result.samples_per_second * 2.0 * static_cast<double>(llm_matrix_weights(config.llm)) / 1e9;
+    result.quant = quant_name(config.quant);
+    result.context = config.context;
+    result.tokens_per_second = result.samples_per_second;
+    result.prefill_tokens_per_second = median(prefill_rates);
+    const double generated = static_cast<double>(config.repeats) * steps_per_repeat * config.batch;
+    if (joules) result.joules_per_sample = *joules / generated;
+    result.energy_source = meter->available()
+                               ? (joules ? meter->describe() : meter->describe() + ": the counter did not advance")
+                               : "unavailable: " + meter->unavailable_reason();
+    return result;
+}
+
 }  // namespace
 
 BenchResult run_benchmark(const BenchConfig& config) {
+    if (config.workload == llm_decode_workload) return run_llm_benchmark(config);
     const Workload& workload = find_workload(config.workload);
     const auto say = [&](const std::string& line) {
         if (config.progress) config.progress(line);
@@ -59,14 +152,7 @@ BenchResult run_benchmark(const BenchConfig& config) {
 
     // Warm-up, which also sizes a timed run: enough steps to last seconds_per_repeat.
     say(label + ": warming up");
-    int steps = 1;
-    double seconds = trainer->timed_steps(pool, steps);
-    while (seconds < config.warmup_seconds) {
-        steps *= 2;
-        seconds = trainer->timed_steps(pool, steps);
-    }
-    const int steps_per_repeat =
-        std::max(1, static_cast<int>(std::ceil(config.seconds_per_repeat * steps / std::max(seconds, 1e-9))));
+    const int steps_per_repeat = size_repeats(config, [&](int steps) { return trainer->timed_steps(pool, steps); });
 
     std::unique_ptr<EnergyMeter> meter = on_gpu ? make_nvml_meter(0) : make_rapl_meter();
     if (meter->available()) meter->start();

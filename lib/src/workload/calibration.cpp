@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <initializer_list>
 #include <set>
 
 #include <fmt/format.h>
@@ -71,6 +72,13 @@ public:
         return static_cast<int>(value);
     }
 
+    std::string one_of(const char* key, std::initializer_list<const char*> allowed) const {
+        const std::string value = text(key);
+        for (const char* a : allowed)
+            if (value == a) return value;
+        throw error(key, fmt::format("expected one of {}, got \"{}\"", fmt::join(allowed, ", "), value));
+    }
+
     std::optional<double> optional_number(const char* key) const {
         const auto it = node_.find(key);
         if (it == node_.end() || it->is_null()) return std::nullopt;
@@ -103,6 +111,14 @@ BenchResult read_result(const json& node, const std::string& source, std::size_t
     if (const auto it = node.find("energy_source"); it != node.end() && it->is_string())
         r.energy_source = it->get<std::string>();
     if (const auto it = node.find("isa"); it != node.end() && it->is_string()) r.isa = it->get<std::string>();
+    if (node.contains("precision")) r.precision = in.one_of("precision", {"fp32", "bf16", "fp16"});
+    if (node.contains("quant")) r.quant = in.one_of("quant", {"f16", "q8_0", "q4_0"});
+    r.context = in.count_or_zero("context");
+    r.tokens_per_second = in.optional_number("tokens_per_second");
+    r.prefill_tokens_per_second = in.optional_number("prefill_tokens_per_second");
+    for (const auto& [key, value] : {std::pair{"tokens_per_second", r.tokens_per_second},
+                                     std::pair{"prefill_tokens_per_second", r.prefill_tokens_per_second}})
+        if (value && *value <= 0) throw in.error(key, "must be > 0, got 0");
     return r;
 }
 
@@ -131,7 +147,7 @@ std::string to_json(const CalibrationProfile& profile) {
     json software = json::object();
     for (const auto& [name, version] : profile.software) software[name] = version;
     json results = json::array();
-    for (const BenchResult& r : profile.results)
+    for (const BenchResult& r : profile.results) {
         results.push_back({{"device", r.device},
                            {"device_name", r.device_name},
                            {"workload", r.workload},
@@ -144,7 +160,15 @@ std::string to_json(const CalibrationProfile& profile) {
                            {"gflops", r.gflops},
                            {"joules_per_sample", r.joules_per_sample ? json(*r.joules_per_sample) : json(nullptr)},
                            {"energy_source", r.energy_source},
-                           {"isa", r.isa}});
+                           {"isa", r.isa},
+                           {"precision", r.precision}});
+        if (r.quant.empty()) continue;
+        json& llm = results.back();
+        llm["quant"] = r.quant;
+        llm["context"] = r.context;
+        llm["tokens_per_second"] = r.tokens_per_second ? json(*r.tokens_per_second) : json(nullptr);
+        llm["prefill_tokens_per_second"] = r.prefill_tokens_per_second ? json(*r.prefill_tokens_per_second) : json(nullptr);
+    }
     return json{{"date", profile.date}, {"software", software}, {"results", results}}.dump(2) + "\n";
 }
 

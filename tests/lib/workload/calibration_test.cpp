@@ -53,6 +53,42 @@ TEST_CASE("a profile survives a round trip through JSON", "[calibration]") {
     CHECK(back.results[1].energy_source == "NVML GPU 0");
 }
 
+TEST_CASE("an llm-decode result keeps its precision, format, context and token rates through JSON", "[calibration]") {
+    CalibrationProfile p = profile_of({result("cpu", "Intel Xeon", "llm-decode", 4, 120.5),
+                                       result("cpu", "Intel Xeon", "mlp", 256, 3000.0)});
+    BenchResult& llm = p.results[0];
+    llm.quant = "q4_0";
+    llm.context = 512;
+    llm.tokens_per_second = 120.5;
+    llm.prefill_tokens_per_second = 850.25;
+    llm.joules_per_sample = 0.75;  // a token is the sample
+    const std::string text = to_json(p);
+    const CalibrationProfile back = parse_profile(text, "profile.json");
+    REQUIRE(back.results.size() == 2);
+    CHECK(back.results[0].precision == "fp32");
+    CHECK(back.results[0].quant == "q4_0");
+    CHECK(back.results[0].context == 512);
+    CHECK(back.results[0].tokens_per_second == 120.5);
+    CHECK(back.results[0].prefill_tokens_per_second == 850.25);
+    CHECK(back.results[0].joules_per_sample == 0.75);
+    CHECK(back.results[1].quant.empty());  // a training result writes none of the llm fields
+    CHECK(back.results[1].context == 0);
+    CHECK_FALSE(back.results[1].tokens_per_second);
+    CHECK(to_json(back) == text);
+
+    auto key_of_bad = [](const std::string& fields) {
+        return input_error([&] {
+                   parse_profile(R"({"results": [{"device": "cpu", "device_name": "x", "workload": "llm-decode",
+                                     "batch": 1, "threads": 2, "samples_per_second": 5, )" + fields + "}]}",
+                                 "p.json");
+               }).key_path();
+    };
+    CHECK(key_of_bad(R"("quant": "q4_k")") == "results[0].quant");
+    CHECK(key_of_bad(R"("precision": "fp8")") == "results[0].precision");
+    CHECK(key_of_bad(R"("context": 1.5)") == "results[0].context");
+    CHECK(key_of_bad(R"("tokens_per_second": 0)") == "results[0].tokens_per_second");
+}
+
 TEST_CASE("bad profiles are refused naming the file, line and key", "[calibration][errors]") {
     const InputError syntax = input_error([] { parse_profile("{\n  \"results\": [\n  }", "p.json"); });
     CHECK(syntax.source() == "p.json");

@@ -30,6 +30,12 @@ struct BenchResult {
     std::optional<double> joules_per_sample;  ///< none: no counter could be read
     std::string energy_source;  ///< "RAPL package-0", "NVML GPU 0", or why it is unavailable
     std::string isa;  ///< the CPU kernels' instruction set ("x86-64-v4", payback/base/isa.hpp); empty on a GPU
+    std::string precision = "fp32";  ///< the arithmetic: "fp32", or "bf16" / "fp16" for mixed precision
+    // llm-decode only (docs/benchmark.md): a sample is a generated token, batch the sequences decoded together.
+    std::string quant;  ///< the weights' format: "f16", "q8_0", "q4_0"; empty for a training workload
+    int context = 0;    ///< the cached positions each decoded token attends to
+    std::optional<double> tokens_per_second;          ///< decode, all sequences together (= samples_per_second)
+    std::optional<double> prefill_tokens_per_second;  ///< a prompt of `context` tokens processed at once
 };
 
 struct CalibrationProfile {

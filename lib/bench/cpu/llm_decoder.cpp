@@ -1,0 +1,356 @@
+#include "payback/bench/llm_decoder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "cpu/quant_kernels.hpp"
+#include "cpu/thread_pool.hpp"
+
+namespace payback::bench {
+namespace {
+
+// The generator's tensor numbers: 0..2 for the whole model, 16 a layer from 16 on.
+enum Tensor : std::uint64_t { embedding = 0, output_norm = 1, output = 2 };
+enum LayerTensor : std::uint64_t { attn_norm = 0, wq, wk, wv, wo, ffn_norm, w_gate, w_up, w_down };
+std::uint64_t layer_tensor(int layer, LayerTensor t) { return 16 + 16 * std::uint64_t(layer) + t; }
+
+/// Rows × cols weights in one of the three formats; the other two vectors stay empty.
+struct Matrix {
+    int rows = 0, cols = 0;
+    std::vector<std::uint16_t> f16;
+    std::vector<BlockQ8_0> q8;
+    std::vector<BlockQ4_0> q4;
+};
+
+struct Layer {
+    std::vector<float> attn_norm, ffn_norm;
+    Matrix wq, wk, wv, wo, gate, up, down;
+};
+
+/// Runs body(thread, begin, end) on every thread of `pool` over its share of [0, count).
+template <class Body>
+void parallel_for(cpu::ThreadPool& pool, int count, Body body) {
+    const int threads = pool.size();
+    auto task = [&](int t) {
+        const int begin = static_cast<int>(std::int64_t(count) * t / threads);
+        const int end = static_cast<int>(std::int64_t(count) * (t + 1) / threads);
+        if (begin < end) body(t, begin, end);
+    };
+    pool.run(task);
+}
+
+}  // namespace
+
+float llm_uniform(std::uint64_t seed, std::uint64_t tensor, std::uint64_t index) {
+    std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + tensor * 0xD1B54A32D192ED03ull + index;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;  // splitmix64's finalizer
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return static_cast<float>(z >> 40) * (1.0f / 8388608.0f) - 1.0f;  // 24 bits: exact in float
+}
+
+struct LlmDecoder::Impl {
+    LlmConfig config;
+    Quant quant;
+    std::uint64_t seed;
+    int sequences;
+    int capacity;
+    cpu::ThreadPool pool;
+    const cpu::QuantKernels& kernels = cpu::quant_kernels();
+
+    Matrix embedding, output;
+    std::vector<float> output_norm;
+    std::vector<Layer> layers;
+    std::vector<float> k_cache, v_cache;  // [layer][sequence][position][kv_dim]
+    std::vector<int> lengths;
+
+    // Scratch for up to `rows` items of one pass, grown as needed.
+    int rows = 0;
+    std::vector<float> x, h, q, k, v, attention, gate, up, product, logits, angles_cos, angles_sin, scores;
+    std::vector<BlockQ8_0> quantized;
+
+    Impl(const LlmConfig& c, Quant format, std::uint64_t s, int threads, int seqs, int cap)
+        : config(c), quant(format), seed(s), sequences(seqs), capacity(cap), pool(threads) {
+        validate_llm_config(config);
+        if (sequences < 1) throw std::invalid_argument("llm-decode: sequences must be at least 1");
+        if (capacity < 1) throw std::invalid_argument("llm-decode: capacity must be at least 1");
+        const int d = config.d_model, kv = config.kv_dim(), f = config.ffn;
+        embedding = make_matrix(Tensor::embedding, config.vocab, d, 1.0f);
+        output = make_matrix(Tensor::output, config.vocab, d, 1.0f / std::sqrt(static_cast<float>(d)));
+        output_norm = make_norm(Tensor::output_norm);
+        for (int l = 0; l < config.layers; ++l) {
+            Layer layer;
+            const float over_d = 1.0f / std::sqrt(static_cast<float>(d));
+            layer.attn_norm = make_norm(layer_tensor(l, attn_norm));
+            layer.wq = make_matrix(layer_tensor(l, wq), d, d, over_d);
+            layer.wk = make_matrix(layer_tensor(l, wk), kv, d, over_d);
+            layer.wv = make_matrix(layer_tensor(l, wv), kv, d, over_d);
+            layer.wo = make_matrix(layer_tensor(l, wo), d, d, over_d);
+            layer.ffn_norm = make_norm(layer_tensor(l, ffn_norm));
+            layer.gate = make_matrix(layer_tensor(l, w_gate), f, d, over_d);
+            layer.up = make_matrix(layer_tensor(l, w_up), f, d, over_d);
+            layer.down = make_matrix(layer_tensor(l, w_down), d, f, 1.0f / std::sqrt(static_cast<float>(f)));
+            layers.push_back(std::move(layer));
+        }
+        const std::size_t cache = std::size_t(config.layers) * sequences * capacity * kv;
+        k_cache.assign(cache, 0.0f);
+        v_cache.assign(cache, 0.0f);
+        lengths.assign(static_cast<std::size_t>(sequences), 0);
+        scores.assign(std::size_t(pool.size()) * capacity, 0.0f);
+    }
+
+    /// Weights scale · u, row by row on every thread, each row stored in the model's format.
+    Matrix make_matrix(std::uint64_t tensor, int rows_, int cols, float scale) {
+        Matrix m;
+        m.rows = rows_;
+        m.cols = cols;
+        const std::size_t count = std::size_t(rows_) * cols;
+        if (quant == Quant::f16) m.f16.resize(count);
+        if (quant == Quant::q8_0) m.q8.resize(count / quant_block);
+        if (quant == Quant::q4_0) m.q4.resize(count / quant_block);
+        parallel_for(pool, rows_, [&](int, int begin, int end) {
+            std::vector<float> row(static_cast<std::size_t>(cols));
+            for (int r = begin; r < end; ++r) {
+                const std::uint64_t first = std::uint64_t(r) * cols;
+                for (int j = 0; j < cols; ++j) row[j] = scale * llm_uniform(seed, tensor, first + j);
+                const std::size_t blocks = first / quant_block;
+                if (quant == Quant::f16)
+                    for (int j = 0; j < cols; ++j) m.f16[first + j] = float_to_half(row[j]);
+                if (quant == Quant::q8_0) quantize_q8_0(row.data(), row.size(), m.q8.data() + blocks);
+                if (quant == Quant::q4_0) quantize_q4_0(row.data(), row.size(), m.q4.data() + blocks);
+            }
+        });
+        return m;
+    }
+
+    /// RMSNorm gains 1 + u/4: near one, as trained models' are, and not all equal.
+    std::vector<float> make_norm(std::uint64_t tensor) const {
+        std::vector<float> g(static_cast<std::size_t>(config.d_model));
+        for (std::size_t j = 0; j < g.size(); ++j) g[j] = 1.0f + 0.25f * llm_uniform(seed, tensor, j);
+        return g;
+    }
+
+    std::int64_t matrix_bytes() const { return llm_matrix_bytes(config, quant); }
+
+    void reserve(int n) {
+        if (n <= rows) return;
+        rows = n;
+        const std::size_t d = config.d_model, kv = config.kv_dim(), f = config.ffn, pairs = config.head_dim() / 2;
+        for (auto* buffer : {&x, &h, &q, &attention, &product}) buffer->assign(n * d, 0.0f);
+        k.assign(n * kv, 0.0f);
+        v.assign(n * kv, 0.0f);
+        gate.assign(n * f, 0.0f);
+        up.assign(n * f, 0.0f);
+        logits.assign(n * std::size_t(config.vocab), 0.0f);
+        angles_cos.assign(n * pairs, 0.0f);
+        angles_sin.assign(n * pairs, 0.0f);
+        quantized.resize(n * std::max(d, f) / quant_block);
+    }
+
+    /// Row `token` of the embedding, dequantized.
+    void embed(int token, float* out) const {
+        const std::size_t d = config.d_model, first = std::size_t(token) * d;
+        if (quant == Quant::f16)
+            for (std::size_t j = 0; j < d; ++j) out[j] = half_to_float(embedding.f16[first + j]);
+        if (quant == Quant::q8_0) dequantize_q8_0(embedding.q8.data() + first / quant_block, d, out);
+        if (quant == Quant::q4_0) dequantize_q4_0(embedding.q4.data() + first / quant_block, d, out);
+    }
+
+    /// out[i] = in[i] / rms(in[i]) · gain for each of the n rows.
+    void rms_norm(const float* in, const std::vector<float>& gain, float* out, int n) const {
+        const int d = config.d_model;
+        for (int i = 0; i < n; ++i) {
+            const float* row = in + std::ptrdiff_t(i) * d;
+            double squares = 0;
+            for (int j = 0; j < d; ++j) squares += double(row[j]) * row[j];
+            const auto inverse = static_cast<float>(1.0 / std::sqrt(squares / d + config.norm_eps));
+            for (int j = 0; j < d; ++j) out[std::ptrdiff_t(i) * d + j] = row[j] * inverse * gain[j];
+        }
+    }
+
+    /// Several products of the same n input rows (cols wide), all threads splitting each one's rows:
+    /// the input is quantized once for all of them.
+    void products(const float* in, int cols, int n, std::initializer_list<std::pair<const Matrix*, float*>> outs) {
+        const std::ptrdiff_t blocks = cols / quant_block;
+        if (quant != Quant::f16)
+            for (int i = 0; i < n; ++i)
+                quantize_activations_q8_0(in + std::ptrdiff_t(i) * cols, static_cast<std::size_t>(cols),
+                                          quantized.data() + i * blocks);
+        // One run of the pool for all of them: each thread takes its share of every matrix's rows.
+        const int threads = pool.size();
+        auto task = [&](int t) {
+            for (const auto& [m, out] : outs) {
+                const int begin = static_cast<int>(std::int64_t(m->rows) * t / threads);
+                const int end = static_cast<int>(std::int64_t(m->rows) * (t + 1) / threads);
+                if (quant == Quant::f16) kernels.matmul_f16(m->f16.data(), cols, begin, end, in, cols, n, out, m->rows);
+                if (quant == Quant::q8_0)
+                    kernels.matmul_q8_0(m->q8.data(), cols, begin, end, quantized.data(), blocks, n, out, m->rows);
+                if (quant == Quant::q4_0)
+                    kernels.matmul_q4_0(m->q4.data(), cols, begin, end, quantized.data(), blocks, n, out, m->rows);
+            }
+        };
+        pool.run(task);
+    }
+
+    /// Rotary positions (the adjacent-pair form of GGUF's Llama models): pair i of each head turns by
+    /// pos · θ^(−2i/head_dim).
+    void set_angles(int i, int position) {
+        const int pairs = config.head_dim() / 2;
+        for (int p = 0; p < pairs; ++p) {
+            const double angle = position * std::pow(config.rope_theta, -2.0 * p / config.head_dim());
+            angles_cos[std::size_t(i) * pairs + p] = static_cast<float>(std::cos(angle));
+            angles_sin[std::size_t(i) * pairs + p] = static_cast<float>(std::sin(angle));
+        }
+    }
+
+    void rotate(float* vector, int heads, int i) const {
+        const int hd = config.head_dim(), pairs = hd / 2;
+        const float* c = angles_cos.data() + std::size_t(i) * pairs;
+        const float* s = angles_sin.data() + std::size_t(i) * pairs;
+        for (int head = 0; head < heads; ++head)
+            for (int p = 0; p < pairs; ++p) {
+                float* pair = vector + head * hd + 2 * p;
+                const float a = pair[0], b = pair[1];
+                pair[0] = a * c[p] - b * s[p];
+                pair[1] = a * s[p] + b * c[p];
+            }
+    }
+
+    float* cache_at(std::vector<float>& cache, int layer, int sequence, int position) {
+        return cache.data() + ((std::size_t(layer) * sequences + sequence) * capacity + position) * config.kv_dim();
+    }
+
+    /// Causal attention of item i (sequence, position) for one head over the cached positions 0..position.
+    void attend(int layer, int i, int sequence, int position, int head, float* scores_buffer) {
+        const int hd = config.head_dim(), kv_head = head / (config.heads / config.kv_heads);
+        const float* query = q.data() + std::size_t(i) * config.d_model + std::size_t(head) * hd;
+        const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
+        float max = -INFINITY;
+        for (int j = 0; j <= position; ++j) {
+            const float* key = cache_at(k_cache, layer, sequence, j) + std::size_t(kv_head) * hd;
+            float dot = 0;
+            for (int e = 0; e < hd; ++e) dot += query[e] * key[e];
+            scores_buffer[j] = dot * scale;
+            max = std::max(max, scores_buffer[j]);
+        }
+        float sum = 0;
+        for (int j = 0; j <= position; ++j) sum += scores_buffer[j] = std::exp(scores_buffer[j] - max);
+        float* out = attention.data() + std::size_t(i) * config.d_model + std::size_t(head) * hd;
+        std::fill(out, out + hd, 0.0f);
+        for (int j = 0; j <= position; ++j) {
+            const float* value = cache_at(v_cache, layer, sequence, j) + std::size_t(kv_head) * hd;
+            const float weight = scores_buffer[j] / sum;
+            for (int e = 0; e < hd; ++e) out[e] += weight * value[e];
+        }
+    }
+
+    int checked(int token) const {
+        if (token < 0 || token >= config.vocab)
+            throw std::out_of_range("llm-decode: token " + std::to_string(token) + " is outside the vocabulary");
+        return token;
+    }
+
+    struct Item {
+        int sequence, position, token;
+    };
+
+    /// One pass over `items`, whose keys and values join the caches; logits for every item, or for the last only.
+    void forward(const std::vector<Item>& items, bool last_logits_only) {
+        const int n = static_cast<int>(items.size()), d = config.d_model, kv = config.kv_dim(), f = config.ffn;
+        reserve(n);
+        for (int i = 0; i < n; ++i) {
+            embed(items[i].token, x.data() + std::size_t(i) * d);
+            set_angles(i, items[i].position);
+        }
+        for (int l = 0; l < config.layers; ++l) {
+            const Layer& layer = layers[l];
+            rms_norm(x.data(), layer.attn_norm, h.data(), n);
+            products(h.data(), d, n, {{&layer.wq, q.data()}, {&layer.wk, k.data()}, {&layer.wv, v.data()}});
+            for (int i = 0; i < n; ++i) {
+                rotate(q.data() + std::size_t(i) * d, config.heads, i);
+                rotate(k.data() + std::size_t(i) * kv, config.kv_heads, i);
+                std::copy_n(k.data() + std::size_t(i) * kv, kv, cache_at(k_cache, l, items[i].sequence, items[i].position));
+                std::copy_n(v.data() + std::size_t(i) * kv, kv, cache_at(v_cache, l, items[i].sequence, items[i].position));
+            }
+            parallel_for(pool, n * config.heads, [&](int thread, int begin, int end) {
+                for (int task = begin; task < end; ++task) {
+                    const Item& item = items[task / config.heads];
+                    attend(l, task / config.heads, item.sequence, item.position, task % config.heads,
+                           scores.data() + std::size_t(thread) * capacity);
+                }
+            });
+            products(attention.data(), d, n, {{&layer.wo, product.data()}});
+            for (std::size_t j = 0; j < std::size_t(n) * d; ++j) x[j] += product[j];
+            rms_norm(x.data(), layer.ffn_norm, h.data(), n);
+            products(h.data(), d, n, {{&layer.gate, gate.data()}, {&layer.up, up.data()}});
+            for (std::size_t j = 0; j < std::size_t(n) * f; ++j) gate[j] = gate[j] / (1.0f + std::exp(-gate[j])) * up[j];
+            products(gate.data(), f, n, {{&layer.down, product.data()}});
+            for (std::size_t j = 0; j < std::size_t(n) * d; ++j) x[j] += product[j];
+        }
+        const int first = last_logits_only ? n - 1 : 0;
+        rms_norm(x.data() + std::size_t(first) * d, output_norm, h.data(), n - first);
+        products(h.data(), d, n - first, {{&output, logits.data()}});
+    }
+};
+
+LlmDecoder::LlmDecoder(const LlmConfig& config, Quant quant, std::uint64_t seed, int threads, int sequences,
+                       int capacity)
+    : impl_(std::make_unique<Impl>(config, quant, seed, threads, sequences, capacity)) {}
+
+LlmDecoder::~LlmDecoder() = default;
+
+const LlmConfig& LlmDecoder::config() const { return impl_->config; }
+Quant LlmDecoder::quant() const { return impl_->quant; }
+int LlmDecoder::sequences() const { return impl_->sequences; }
+std::int64_t LlmDecoder::matrix_bytes() const { return impl_->matrix_bytes(); }
+int LlmDecoder::length(int sequence) const { return impl_->lengths.at(static_cast<std::size_t>(sequence)); }
+
+void LlmDecoder::set_length(int sequence, int length) {
+    if (length < 0 || length > impl_->capacity)
+        throw std::length_error("llm-decode: length " + std::to_string(length) + " is beyond the cache");
+    impl_->lengths.at(static_cast<std::size_t>(sequence)) = length;
+}
+
+void LlmDecoder::fill_cache(std::uint64_t seed) {
+    Impl& m = *impl_;
+    for (std::size_t j = 0; j < m.k_cache.size(); ++j) {
+        m.k_cache[j] = llm_uniform(seed, 0, j);
+        m.v_cache[j] = llm_uniform(seed, 1, j);
+    }
+}
+
+std::vector<float> LlmDecoder::decode(const std::vector<int>& tokens) {
+    Impl& m = *impl_;
+    if (static_cast<int>(tokens.size()) != m.sequences)
+        throw std::invalid_argument("llm-decode: one token for each of the " + std::to_string(m.sequences) + " sequences");
+    std::vector<Impl::Item> items;
+    for (int s = 0; s < m.sequences; ++s) {
+        if (m.lengths[s] >= m.capacity) throw std::length_error("llm-decode: sequence " + std::to_string(s) + " is full");
+        items.push_back({s, m.lengths[s], m.checked(tokens[s])});
+    }
+    m.forward(items, false);
+    for (int& length : m.lengths) ++length;
+    return {m.logits.begin(), m.logits.begin() + std::ptrdiff_t(m.sequences) * m.config.vocab};
+}
+
+std::vector<float> LlmDecoder::prefill(int sequence, const std::vector<int>& tokens) {
+    Impl& m = *impl_;
+    int& length = m.lengths.at(static_cast<std::size_t>(sequence));
+    if (tokens.empty() || length + static_cast<int>(tokens.size()) > m.capacity)
+        throw std::length_error("llm-decode: a prompt of " + std::to_string(tokens.size()) + " tokens does not fit");
+    // Chunks of 64 positions: each weight row is read once a chunk, while the chunk's activations stay in cache.
+    constexpr std::size_t chunk = 64;
+    for (std::size_t start = 0; start < tokens.size(); start += chunk) {
+        std::vector<Impl::Item> items;
+        for (std::size_t t = start; t < std::min(tokens.size(), start + chunk); ++t)
+            items.push_back({sequence, length++, m.checked(tokens[t])});
+        m.forward(items, true);
+    }
+    return {m.logits.begin(), m.logits.begin() + m.config.vocab};
+}
+
+}  // namespace payback::bench

@@ -1,0 +1,227 @@
+#include "cpu/quant_kernels.hpp"
+
+// Compiled once per instruction set (cmake/PaybackIsa.cmake): AVX2 with F16C and FMA in x86-64-v3,
+// AVX-512 (F, BW, DQ) in x86-64-v4, plain loops in the baseline.
+#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+#include <immintrin.h>
+#define PAYBACK_QUANT_AVX2 1
+#endif
+#if PAYBACK_QUANT_AVX2 && defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__)
+#define PAYBACK_QUANT_AVX512 1
+#endif
+
+namespace payback::bench::cpu {
+namespace {
+
+// ---- One row times one vector: the portable forms, which the baseline runs and the SIMD ones match
+// (the same integer sums; only the order of the float additions differs). ----
+
+[[maybe_unused]] float dot_f16_portable(const std::uint16_t* w, const float* x, int cols) {
+    float sum = 0;
+    for (int i = 0; i < cols; ++i) sum += half_to_float(w[i]) * x[i];
+    return sum;
+}
+
+[[maybe_unused]] float dot_q8_0_portable(const BlockQ8_0* w, const BlockQ8_0* x, int blocks) {
+    float sum = 0;
+    for (int b = 0; b < blocks; ++b) {
+        int s = 0;
+        for (int j = 0; j < quant_block; ++j) s += w[b].qs[j] * x[b].qs[j];
+        sum += static_cast<float>(s) * (half_to_float(w[b].d) * half_to_float(x[b].d));
+    }
+    return sum;
+}
+
+[[maybe_unused]] float dot_q4_0_portable(const BlockQ4_0* w, const BlockQ8_0* x, int blocks) {
+    float sum = 0;
+    for (int b = 0; b < blocks; ++b) {
+        int s = 0;
+        for (int j = 0; j < quant_block / 2; ++j) {
+            s += ((w[b].qs[j] & 0x0f) - 8) * x[b].qs[j];                   // low nibble: element j
+            s += ((w[b].qs[j] >> 4) - 8) * x[b].qs[j + quant_block / 2];  // high nibble: element j + 16
+        }
+        sum += static_cast<float>(s) * (half_to_float(w[b].d) * half_to_float(x[b].d));
+    }
+    return sum;
+}
+
+#if PAYBACK_QUANT_AVX2
+
+float hsum(__m256 v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+
+/// Σ over 4-element groups of w·x as 8 int32 lanes, for int8 w in [−127, 127] and x in [−127, 127]: the
+/// sign trick of ggml (|w| times x with w's sign) feeds vpmaddubsw, whose int16 pair sums cannot
+/// saturate (2 · 127 · 127 < 32767).
+[[maybe_unused]] __m256i dot_i8_lanes(__m256i w, __m256i x) {
+    const __m256i products = _mm256_maddubs_epi16(_mm256_sign_epi8(w, w), _mm256_sign_epi8(x, w));
+    return _mm256_madd_epi16(products, _mm256_set1_epi16(1));
+}
+
+/// A Q4_0 block's 32 weights as int8 in element order: the low nibbles (0..15), then the high ones (16..31), less 8.
+__m256i unpack_q4_0(const BlockQ4_0& block) {
+    const __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block.qs));
+    const __m256i nibbles = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(packed, 4), packed), _mm256_set1_epi8(0x0f));
+    return _mm256_sub_epi8(nibbles, _mm256_set1_epi8(8));
+}
+
+__m256i load_q8_0(const BlockQ8_0& block) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block.qs)); }
+
+float scale(std::uint16_t dw, std::uint16_t dx) { return _cvtsh_ss(dw) * _cvtsh_ss(dx); }
+
+#endif
+
+#if PAYBACK_QUANT_AVX512
+
+float hsum(__m512 v) {
+    return hsum(_mm256_add_ps(_mm512_castps512_ps256(v), _mm512_extractf32x8_ps(v, 1)));
+}
+
+/// Two blocks' 32 weights each, side by side: AVX-512BW has no vpsignb, so x takes w's sign by a masked negation.
+__m512 block_pair_sums(__m256i w0, __m256i w1, __m256i x0, __m256i x1) {
+    const __m512i w = _mm512_inserti64x4(_mm512_castsi256_si512(w0), w1, 1);
+    const __m512i x = _mm512_inserti64x4(_mm512_castsi256_si512(x0), x1, 1);
+    const __m512i signed_x = _mm512_mask_sub_epi8(x, _mm512_movepi8_mask(w), _mm512_setzero_si512(), x);
+    const __m512i products = _mm512_maddubs_epi16(_mm512_abs_epi8(w), signed_x);
+    return _mm512_cvtepi32_ps(_mm512_madd_epi16(products, _mm512_set1_epi16(1)));
+}
+
+__m512 pair_scales(float d0, float d1) {
+    return _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_set1_ps(d0)), _mm256_set1_ps(d1), 1);
+}
+
+float dot_f16(const std::uint16_t* w, const float* x, int cols) {
+    __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();
+    int i = 0;
+    for (; i + 32 <= cols; i += 32) {
+        const __m512 w0 = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i)));
+        const __m512 w1 = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i + 16)));
+        a0 = _mm512_fmadd_ps(w0, _mm512_loadu_ps(x + i), a0);
+        a1 = _mm512_fmadd_ps(w1, _mm512_loadu_ps(x + i + 16), a1);
+    }
+    float sum = hsum(_mm512_add_ps(a0, a1));
+    for (; i < cols; ++i) sum += half_to_float(w[i]) * x[i];
+    return sum;
+}
+
+float dot_q8_0(const BlockQ8_0* w, const BlockQ8_0* x, int blocks) {
+    __m512 acc = _mm512_setzero_ps();
+    int b = 0;
+    for (; b + 2 <= blocks; b += 2) {
+        const __m512 sums = block_pair_sums(load_q8_0(w[b]), load_q8_0(w[b + 1]), load_q8_0(x[b]), load_q8_0(x[b + 1]));
+        acc = _mm512_fmadd_ps(pair_scales(scale(w[b].d, x[b].d), scale(w[b + 1].d, x[b + 1].d)), sums, acc);
+    }
+    float sum = hsum(acc);
+    if (b < blocks) sum += dot_q8_0_portable(w + b, x + b, blocks - b);
+    return sum;
+}
+
+float dot_q4_0(const BlockQ4_0* w, const BlockQ8_0* x, int blocks) {
+    __m512 acc = _mm512_setzero_ps();
+    int b = 0;
+    for (; b + 2 <= blocks; b += 2) {
+        const __m512 sums = block_pair_sums(unpack_q4_0(w[b]), unpack_q4_0(w[b + 1]), load_q8_0(x[b]), load_q8_0(x[b + 1]));
+        acc = _mm512_fmadd_ps(pair_scales(scale(w[b].d, x[b].d), scale(w[b + 1].d, x[b + 1].d)), sums, acc);
+    }
+    float sum = hsum(acc);
+    if (b < blocks) sum += dot_q4_0_portable(w + b, x + b, blocks - b);
+    return sum;
+}
+
+#elif PAYBACK_QUANT_AVX2
+
+float dot_f16(const std::uint16_t* w, const float* x, int cols) {
+    __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+    int i = 0;
+    for (; i + 16 <= cols; i += 16) {
+        const __m256 w0 = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + i)));
+        const __m256 w1 = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + i + 8)));
+        a0 = _mm256_fmadd_ps(w0, _mm256_loadu_ps(x + i), a0);
+        a1 = _mm256_fmadd_ps(w1, _mm256_loadu_ps(x + i + 8), a1);
+    }
+    float sum = hsum(_mm256_add_ps(a0, a1));
+    for (; i < cols; ++i) sum += half_to_float(w[i]) * x[i];
+    return sum;
+}
+
+// Two accumulators, so that consecutive blocks' multiply-adds do not wait for each other.
+float dot_q8_0(const BlockQ8_0* w, const BlockQ8_0* x, int blocks) {
+    __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+    int b = 0;
+    for (; b + 2 <= blocks; b += 2) {
+        a0 = _mm256_fmadd_ps(_mm256_set1_ps(scale(w[b].d, x[b].d)),
+                             _mm256_cvtepi32_ps(dot_i8_lanes(load_q8_0(w[b]), load_q8_0(x[b]))), a0);
+        a1 = _mm256_fmadd_ps(_mm256_set1_ps(scale(w[b + 1].d, x[b + 1].d)),
+                             _mm256_cvtepi32_ps(dot_i8_lanes(load_q8_0(w[b + 1]), load_q8_0(x[b + 1]))), a1);
+    }
+    float sum = hsum(_mm256_add_ps(a0, a1));
+    if (b < blocks) sum += dot_q8_0_portable(w + b, x + b, blocks - b);
+    return sum;
+}
+
+float dot_q4_0(const BlockQ4_0* w, const BlockQ8_0* x, int blocks) {
+    __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+    int b = 0;
+    for (; b + 2 <= blocks; b += 2) {
+        a0 = _mm256_fmadd_ps(_mm256_set1_ps(scale(w[b].d, x[b].d)),
+                             _mm256_cvtepi32_ps(dot_i8_lanes(unpack_q4_0(w[b]), load_q8_0(x[b]))), a0);
+        a1 = _mm256_fmadd_ps(_mm256_set1_ps(scale(w[b + 1].d, x[b + 1].d)),
+                             _mm256_cvtepi32_ps(dot_i8_lanes(unpack_q4_0(w[b + 1]), load_q8_0(x[b + 1]))), a1);
+    }
+    float sum = hsum(_mm256_add_ps(a0, a1));
+    if (b < blocks) sum += dot_q4_0_portable(w + b, x + b, blocks - b);
+    return sum;
+}
+
+#else
+
+float dot_f16(const std::uint16_t* w, const float* x, int cols) { return dot_f16_portable(w, x, cols); }
+float dot_q8_0(const BlockQ8_0* w, const BlockQ8_0* x, int blocks) { return dot_q8_0_portable(w, x, blocks); }
+float dot_q4_0(const BlockQ4_0* w, const BlockQ8_0* x, int blocks) { return dot_q4_0_portable(w, x, blocks); }
+
+#endif
+
+// Row by row, every vector against the row while it is in L1: each weight comes from memory once
+// however many vectors (sequences, or a prompt's positions) there are.
+void matmul_f16(const std::uint16_t* w, int cols, int row_begin, int row_end, const float* x, std::ptrdiff_t ldx,
+                int vectors, float* y, std::ptrdiff_t ldy) {
+    for (int r = row_begin; r < row_end; ++r) {
+        const std::uint16_t* row = w + std::ptrdiff_t(r) * cols;
+        for (int v = 0; v < vectors; ++v) y[v * ldy + r] = dot_f16(row, x + v * ldx, cols);
+    }
+}
+
+void matmul_q8_0(const BlockQ8_0* w, int cols, int row_begin, int row_end, const BlockQ8_0* x, std::ptrdiff_t ldx,
+                 int vectors, float* y, std::ptrdiff_t ldy) {
+    const int blocks = cols / quant_block;
+    for (int r = row_begin; r < row_end; ++r) {
+        const BlockQ8_0* row = w + std::ptrdiff_t(r) * blocks;
+        for (int v = 0; v < vectors; ++v) y[v * ldy + r] = dot_q8_0(row, x + v * ldx, blocks);
+    }
+}
+
+void matmul_q4_0(const BlockQ4_0* w, int cols, int row_begin, int row_end, const BlockQ8_0* x, std::ptrdiff_t ldx,
+                 int vectors, float* y, std::ptrdiff_t ldy) {
+    const int blocks = cols / quant_block;
+    for (int r = row_begin; r < row_end; ++r) {
+        const BlockQ4_0* row = w + std::ptrdiff_t(r) * blocks;
+        for (int v = 0; v < vectors; ++v) y[v * ldy + r] = dot_q4_0(row, x + v * ldx, blocks);
+    }
+}
+
+}  // namespace
+}  // namespace payback::bench::cpu
+
+namespace payback::PAYBACK_ISA_NAMESPACE {
+
+const bench::cpu::QuantKernels& llm_quant_kernels() {
+    static constexpr bench::cpu::QuantKernels kernels{&bench::cpu::matmul_f16, &bench::cpu::matmul_q8_0,
+                                                      &bench::cpu::matmul_q4_0};
+    return kernels;
+}
+
+}  // namespace payback::PAYBACK_ISA_NAMESPACE

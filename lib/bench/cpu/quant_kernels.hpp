@@ -1,0 +1,32 @@
+// The llm-decode workload's matrix products: rows of F16, Q8_0 or Q4_0 weights times a few activation
+// vectors. quant_kernels.cpp is compiled once per instruction set (payback/base/isa_dispatch.hpp):
+// AVX-512 (x86-64-v4), AVX2 (x86-64-v3) and plain loops (the baseline). Single-threaded: the decoder gives
+// each thread its own rows.
+//
+// The block formats use integer dot products as ggml does: the activations are quantized to Q8_0
+// (quantize_activations_q8_0), each block's Σ q_w·q_x is exact in int32, then scaled by d_w·d_x.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "payback/bench/quant.hpp"
+
+namespace payback::bench::cpu {
+
+/// y[v·ldy + r] = row r of W · x_v for rows r in [row_begin, row_end) and vectors v < vectors.
+/// W has `cols` columns (a multiple of 32 for the block formats), its rows one after another.
+struct QuantKernels {
+    void (*matmul_f16)(const std::uint16_t* w, int cols, int row_begin, int row_end, const float* x,
+                       std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy);
+    /// x_v is cols / 32 Q8_0 blocks, ldx blocks apart.
+    void (*matmul_q8_0)(const BlockQ8_0* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
+                        std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy);
+    void (*matmul_q4_0)(const BlockQ4_0* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
+                        std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy);
+};
+
+/// The kernels of the active instruction set (payback::active_isa()).
+const QuantKernels& quant_kernels();
+
+}  // namespace payback::bench::cpu
