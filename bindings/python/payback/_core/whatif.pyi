@@ -1,54 +1,15 @@
-"""Type stubs of payback._core, the private C++ module (use the package ``payback``).
-
-The module is one flat module (bindings/python/src: scenario.cpp, whatif.cpp and data.cpp each add
-their part), so this is its one stub. ``./dev typecheck`` checks it against the built module:
-``python -m mypy.stubtest payback._core`` (names, classes, properties, methods) and
-tests/bindings/python/test_stubs.py (each function's parameters, defaults and types against the
-signature pybind11 writes into its docstring). The dicts it returns are typed in
-:mod:`payback.results` and :mod:`payback.data` (TypedDicts), each field as the C++ writes it.
-"""
+"""payback._core.whatif: break-even, Monte Carlo, sweeps, tornado charts, and the steps of Monte
+Carlo and sweeps (plan, model, metrics, result) that the package spreads over Dask workers."""
 
 from collections.abc import Sequence
-from typing import Never, type_check_only
+from typing import Never
 
-from .data import CatalogRow, CudaStatus
-from .results import BreakevenRaw, CompareRaw, MonteCarloRaw, SweepRaw, TornadoRaw
+from ..results import BreakevenRaw, MonteCarloRaw, SweepRaw, TornadoRaw
+from . import _pybind11_type
+from .scenario import Scenario
 
 # A sweep's axis: (key, low, high, step), as parse_axis returns it.
 _Axis = tuple[str, float, float, float]
-
-@type_check_only
-class _pybind11_type(type):
-    """pybind11_builtins.pybind11_type: the metaclass of every class pybind11 binds."""
-
-class Scenario(metaclass=_pybind11_type):
-    """A validated scenario (C++ payback::Scenario)"""
-
-    # No constructor is bound: any call raises TypeError. Make one with load_scenario or parse_scenario.
-    def __init__(self, *args: Never, **kwargs: Never) -> None: ...
-    @property
-    def source(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def currency(self) -> str: ...
-    @property
-    def horizon_months(self) -> int: ...
-    @property
-    def discount_rate(self) -> float: ...
-    @property
-    def inflation(self) -> float: ...
-    @property
-    def perspective(self) -> str: ...
-    @property
-    def gpu_hours_per_month(self) -> float: ...
-    @property
-    def rig_name(self) -> str: ...
-    @property
-    def cloud_names(self) -> list[str]: ...
-    @property
-    def uncertain_keys(self) -> list[str]: ...
-    def to_toml(self) -> str: ...
 
 class SampleMetrics(metaclass=_pybind11_type):
     """Per-row metrics of a plan's rows (or of a part of them)"""
@@ -96,24 +57,9 @@ class SamplePlan(metaclass=_pybind11_type):
     def __getstate__(self) -> tuple[list[str], list[float], list[float], int, int, bytes]: ...
     def __setstate__(self, state: tuple[list[str], list[float], list[float], int, int, bytes], /) -> None: ...
 
-# scenario.cpp
-def load_scenario(path: str, overrides: Sequence[tuple[str, str]]) -> Scenario: ...
-def parse_scenario(text: str, source: str, overrides: Sequence[tuple[str, str]]) -> Scenario: ...
-def line_item_names() -> list[str]:
-    """The cash-flow columns that add up to net"""
-
-def scenario_keys() -> list[dict[str, str]]:
-    """Every scenario key (the key table, docs/keys.md), one dict each"""
-
-def metric_table() -> list[dict[str, str | bool | int]]:
-    """Every metric compare reports, in output order (lib/src/model/metric_table.cpp): name, unit, scope (option, pair or job), type, description, csv, header, decimals"""
-
-def compare(scenario: Scenario) -> CompareRaw: ...
 def breakeven(
     scenario: Scenario, key: str, range: tuple[float, float] | None = None, against: str | None = None
 ) -> BreakevenRaw: ...
-
-# whatif.cpp
 def montecarlo(scenario: Scenario, samples: int, seed: int, lhs: bool, bins: int, threads: int) -> MonteCarloRaw: ...
 def montecarlo_plan(scenario: Scenario, samples: int, seed: int, lhs: bool) -> SamplePlan: ...
 def montecarlo_result(
@@ -127,22 +73,3 @@ def against_index(scenario: Scenario, name: str | None = None) -> int: ...
 def tornado(
     scenario: Scenario, inputs: Sequence[str], against: str | None, swing: float, samples: int, seed: int
 ) -> TornadoRaw: ...
-
-# data.cpp
-def catalog(what: str, directory: str = "") -> list[CatalogRow]: ...
-def set_package_data_directory(directory: str) -> None: ...
-def data_directory(which: str) -> tuple[str, str]: ...
-def version() -> str: ...
-def workload_names() -> list[str]: ...
-def cuda_status() -> CudaStatus: ...
-def bench(
-    devices: Sequence[str],
-    workloads: Sequence[str],
-    batches: Sequence[int],
-    threads: int,
-    repeats: int,
-    seconds: float,
-    data_file: str,
-    software: Sequence[tuple[str, str]],
-) -> str: ...
-def read_profile(path: str) -> str: ...
