@@ -26,14 +26,11 @@ py::array_t<T> owned_array(std::vector<T>&& values, std::size_t columns = 0) {
 /// JSON as dicts, lists, str, int, float, bool and None.
 py::object to_python(const nlohmann::json& value);
 
-/// A submodule `name` of `parent`, also in sys.modules under its full name (payback._core.name).
-py::module_ submodule(py::module_& parent, const char* name, const char* doc);
-
 // Each fills one submodule of payback._core (a file each).
-void bind_scenario(py::module_ m);
-void bind_model(py::module_ m);
-void bind_whatif(py::module_ m);
-void bind_market(py::module_ m);
-void bind_workload(py::module_ m);
+void bind_scenario(py::module_& m);
+void bind_model(py::module_& m);
+void bind_whatif(py::module_& m);
+void bind_market(py::module_& m);
+void bind_workload(py::module_& m);
 
 }  // namespace payback::python

@@ -123,7 +123,7 @@ py::list rental(const Catalog& c) {
 
 }  // namespace
 
-void bind_market(py::module_ m) {
+void bind_market(py::module_& m) {
     m.def(
         "catalog",
         [](const std::string& what, const std::string& directory) {

@@ -1,9 +1,11 @@
 // payback._core.model: compare (the CLI's JSON of a comparison and each option's cash flows), the
 // cash-flow line items and the metric table.
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
-
-#include <utility>
 
 #include "convert.hpp"
 #include "payback/model/comparison.hpp"
@@ -34,7 +36,7 @@ py::dict table(const CashFlows& t) {
 
 }  // namespace
 
-void bind_model(py::module_ m) {
+void bind_model(py::module_& m) {
     m.def("line_item_names", &CashFlows::line_item_names, "The cash-flow columns that add up to net");
     m.def(
         "metric_table",

@@ -36,15 +36,16 @@ py::object to_python(const nlohmann::json& value) {
     }
 }
 
+namespace {
+
+// A submodule of payback._core, registered as imported under its full name, so that `import
+// payback._core.whatif` works and pickle finds its classes by their __module__
+// (payback._core.whatif.SamplePlan, in a Dask worker's process too).
 py::module_ submodule(py::module_& parent, const char* name, const char* doc) {
     py::module_ sub = parent.def_submodule(name, doc);
-    // Registered as imported, so `import payback._core.whatif` works and pickle finds the classes
-    // by their __module__ (payback._core.whatif.SamplePlan in a Dask worker's process).
     py::module_::import("sys").attr("modules")[sub.attr("__name__")] = sub;
     return sub;
 }
-
-namespace {
 
 // Where the shipped data is found (payback/base/data_directory.hpp), and the version: the
 // package's own set-up, beside the submodules.
@@ -90,9 +91,14 @@ PYBIND11_MODULE(_core, m) {
     });
     bind_package(m);
     // Scenario first: the other submodules' signatures name it (payback._core.scenario.Scenario).
-    bind_scenario(submodule(m, "scenario", "Scenarios: reading, overrides, the key table"));
-    bind_model(submodule(m, "model", "The month model: compare, its cash flows, the metric table"));
-    bind_whatif(submodule(m, "whatif", "What-if runs: break-even, Monte Carlo, sweeps, tornado charts"));
-    bind_market(submodule(m, "market", "The pricing catalogs"));
-    bind_workload(submodule(m, "workload", "The training benchmark and calibration profiles"));
+    py::module_ scenario = submodule(m, "scenario", "Scenarios: reading, overrides, the key table");
+    bind_scenario(scenario);
+    py::module_ model = submodule(m, "model", "The month model: compare, its cash flows, the metric table");
+    bind_model(model);
+    py::module_ whatif = submodule(m, "whatif", "What-if runs: break-even, Monte Carlo, sweeps, tornado charts");
+    bind_whatif(whatif);
+    py::module_ market = submodule(m, "market", "The pricing catalogs");
+    bind_market(market);
+    py::module_ workload = submodule(m, "workload", "The training benchmark and calibration profiles");
+    bind_workload(workload);
 }

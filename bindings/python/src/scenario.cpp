@@ -23,7 +23,7 @@ std::vector<Override> overrides_of(const Overrides& pairs) {
 
 }  // namespace
 
-void bind_scenario(py::module_ m) {
+void bind_scenario(py::module_& m) {
     py::class_<Scenario, std::shared_ptr<Scenario>>(m, "Scenario", "A validated scenario (C++ payback::Scenario)")
         .def_readonly("source", &Scenario::source)
         .def_readonly("name", &Scenario::name)

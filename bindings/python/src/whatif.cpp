@@ -168,7 +168,7 @@ SampleMetrics joined(const std::vector<const SampleMetrics*>& parts) {
 
 }  // namespace
 
-void bind_whatif(py::module_ m) {
+void bind_whatif(py::module_& m) {
     m.def(
         "breakeven",
         [](const Scenario& s, const std::string& key, std::optional<std::pair<double, double>> range,

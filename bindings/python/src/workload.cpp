@@ -13,7 +13,7 @@
 
 namespace payback::python {
 
-void bind_workload(py::module_ m) {
+void bind_workload(py::module_& m) {
     m.def("workload_names", &bench::workload_names);
     m.def("cuda_status", [] {
         const bench::CudaStatus s = bench::cuda_status();
