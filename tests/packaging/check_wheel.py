@@ -85,9 +85,11 @@ def main() -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         entry_points = next((archive.read(n).decode() for n in names if n.endswith("entry_points.txt")), "")
-    for expected in ["payback/__init__.py", "payback/__main__.py", "payback/bin/payback", "payback/_core.pyi",
-                     "payback/share/payback/pricing/gpus.csv", "payback/share/payback/pricing/tariffs",
-                     "payback/share/payback/scenarios/venus-2019.toml"]:
+    # The module's stubs: one per submodule (bindings/python/payback/_core/*.pyi), all of them.
+    stubs = sorted(f"payback/_core/{p.name}" for p in (source / "bindings/python/payback/_core").glob("*.pyi"))
+    for expected in ["payback/__init__.py", "payback/__main__.py", "payback/bin/payback", "payback/py.typed",
+                     "payback/_core/__init__.pyi", *stubs, "payback/share/payback/pricing/gpus.csv",
+                     "payback/share/payback/pricing/tariffs", "payback/share/payback/scenarios/venus-2019.toml"]:
         if not any(n == expected or n.startswith(expected + "/") for n in names):
             fail(f"the wheel has no {expected}", work)
     if not any(re.fullmatch(r"payback/_core\..*\.so", n) for n in names):

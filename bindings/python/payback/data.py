@@ -16,13 +16,13 @@ from . import _core
 from .errors import InputError
 from .results import _frame_html
 
-#: One catalog row (``_core.catalog``): the CSV file's columns by name, None where a cell is empty.
+#: One catalog row (``_core.market.catalog``): the CSV file's columns by name, None where a cell is empty.
 CatalogValue: TypeAlias = str | int | float | bool | None
 CatalogRow: TypeAlias = dict[str, CatalogValue]
 
 
 class CudaStatus(TypedDict):
-    """``_core.cuda_status()``: whether the benchmark can use a CUDA device, and why not."""
+    """``_core.workload.cuda_status()``: whether the benchmark can use a CUDA device, and why not."""
 
     available: bool
     reason: str
@@ -59,7 +59,7 @@ def catalog(what: str, directory: str | os.PathLike[str] | None = None) -> pd.Da
     """One pricing catalog as a DataFrame (``payback catalog``): ``"gpus"``, ``"instances"``,
     ``"parts"``, ``"rates"`` (electricity) or ``"rental"`` (rental markets). Every row keeps its
     ``as_of``, ``source`` and file row. ``directory`` reads another pricing/ directory."""
-    rows = _core.catalog(what, os.fspath(directory) if directory is not None else "")
+    rows = _core.market.catalog(what, os.fspath(directory) if directory is not None else "")
     return pd.DataFrame(rows)
 
 
@@ -147,8 +147,8 @@ def bench(
     if device not in ("cpu", "cuda", "all"):
         raise InputError(f"--device: expected cpu, cuda or all, got \"{device}\"", "--device", 0, "",
                          f"expected cpu, cuda or all, got \"{device}\"")
-    workloads = _core.workload_names() if workload == "all" else [workload]
-    cuda = _core.cuda_status()
+    workloads = _core.workload.workload_names() if workload == "all" else [workload]
+    cuda = _core.workload.cuda_status()
     devices: list[str] = []
     skipped: list[dict[str, str]] = []
     if device in ("cpu", "all"):
@@ -161,7 +161,7 @@ def bench(
     software = [("payback", _core.version()), ("python", platform.python_version())]
     if cuda["available"]:
         software.append(("cuda_device", cuda["device_name"]))
-    text = _core.bench(devices, workloads, list(batches), threads, repeats, seconds,
+    text = _core.workload.bench(devices, workloads, list(batches), threads, repeats, seconds,
                        os.fspath(data) if data is not None else "", software)
     profile = Profile(text, skipped)
     if out is not None:
@@ -171,7 +171,7 @@ def bench(
 
 def read_profile(path: str | os.PathLike[str]) -> Profile:
     """Reads a calibration profile with the checks every input gets (InputError naming the key)."""
-    return Profile(_core.read_profile(os.fspath(path)))
+    return Profile(_core.workload.read_profile(os.fspath(path)))
 
 
 class ExpectedError(TypedDict):
@@ -215,13 +215,13 @@ def predict(
     as ``payback predict``: a roofline fitted to published measurements, or with ``profile`` (a
     ``payback bench`` profile) its measurement or the nearest measured GPU's, scaled. Also whether the
     model fits the device's memory. InputError naming the argument on bad input."""
-    text = _core.predict(device, workload, precision or "", quant or "", phase or "", batch, context,
-                         os.fspath(profile) if profile is not None else "")
+    text = _core.workload.predict(device, workload, precision or "", quant or "", phase or "", batch, context,
+                                  os.fspath(profile) if profile is not None else "")
     return cast(Prediction, json.loads(text))
 
 
 def workloads() -> list[str]:
     """The benchmark's networks, which scenarios' ``workload.job.model`` names."""
-    return list(_core.workload_names())
+    return list(_core.workload.workload_names())
 
 

@@ -29,12 +29,12 @@ class DaskClient(Protocol):
 
     def scatter(self, data: list[Scenario], broadcast: bool = False) -> list[object]: ...
 
-    def submit(self, func: Callable[..., _core.SampleMetrics], /, *args: object, pure: bool = True) -> object: ...
+    def submit(self, func: Callable[..., _core.whatif.SampleMetrics], /, *args: object, pure: bool = True) -> object: ...
 
-    def gather(self, futures: list[object]) -> list[_core.SampleMetrics]: ...
+    def gather(self, futures: list[object]) -> list[_core.whatif.SampleMetrics]: ...
 
 
-def _evaluate_part(scenario: Scenario, part: _core.SamplePlan) -> _core.SampleMetrics:
+def _evaluate_part(scenario: Scenario, part: _core.whatif.SamplePlan) -> _core.whatif.SampleMetrics:
     # One part on a worker: a task has one of the worker's threads, so the engine gets one too.
     return part.model(scenario._core).evaluate(part, threads=1)
 
@@ -47,28 +47,28 @@ def _parts(client: DaskClient, rows: int, parts: int | None) -> list[tuple[int, 
     return [(cuts[k], cuts[k + 1] - cuts[k]) for k in range(parts)]
 
 
-def _evaluate(scenario: Scenario, plan: _core.SamplePlan, client: DaskClient, parts: int | None) -> _core.SampleMetrics:
+def _evaluate(scenario: Scenario, plan: _core.whatif.SamplePlan, client: DaskClient, parts: int | None) -> _core.whatif.SampleMetrics:
     [remote_scenario] = client.scatter([scenario], broadcast=True)
     futures = [
         client.submit(_evaluate_part, remote_scenario, plan.part(first, count), pure=False)
         for first, count in _parts(client, plan.rows, parts)
     ]
-    return _core.SampleMetrics.join(client.gather(futures))
+    return _core.whatif.SampleMetrics.join(client.gather(futures))
 
 
 def montecarlo(scenario: Scenario, samples: int, seed: int, lhs: bool, bins: int, client: DaskClient,
                parts: int | None = None) -> MonteCarloRaw:
     """The raw result of a Monte Carlo run with its samples split over ``client``'s workers."""
-    plan = _core.montecarlo_plan(scenario._core, samples, seed, lhs)
+    plan = _core.whatif.montecarlo_plan(scenario._core, samples, seed, lhs)
     model = plan.model(scenario._core)  # checks every row here, so errors are the local run's
     start = time.perf_counter()
     metrics = _evaluate(scenario, plan, client, parts)
     seconds = time.perf_counter() - start
-    return _core.montecarlo_result(scenario._core, plan, model, metrics, bins, seconds)
+    return _core.whatif.montecarlo_result(scenario._core, plan, model, metrics, bins, seconds)
 
 
 def sweep(scenario: Scenario, axes: list[Axis], client: DaskClient, parts: int | None = None) -> SweepRaw:
     """The raw result of a sweep with its grid points split over ``client``'s workers."""
-    plan = _core.sweep_plan(scenario._core, axes)
+    plan = _core.whatif.sweep_plan(scenario._core, axes)
     model = plan.model(scenario._core)
-    return _core.sweep_result(axes, model, _evaluate(scenario, plan, client, parts))
+    return _core.whatif.sweep_result(axes, model, _evaluate(scenario, plan, client, parts))

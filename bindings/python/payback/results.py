@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 #: A per-sample (or per-month) array of float64, such as every metric of a Monte Carlo run.
 FloatArray: TypeAlias = npt.NDArray[np.float64]
 
-# ---- The shapes of what payback._core returns (its stub, _core.pyi, returns these) ----
+# ---- The shapes of what payback._core returns (its stubs, _core/*.pyi, return these) ----
 # The JSON objects are the command-line program's (``payback compare --json`` and so on), as
 # dicts, lists, str, int, float, bool and None (null); per-sample and per-month values are NumPy
 # arrays. Metrics that may not exist are ``float | None``.
@@ -166,8 +166,6 @@ class VersusReport(PairMetrics):
     cloud: str
 
 
-
-
 class ComparisonReport(TypedDict):
     """The object ``payback compare --json`` prints (:attr:`Comparison.report`)."""
 
@@ -186,7 +184,7 @@ class ComparisonReport(TypedDict):
 
 
 class CashFlowTable(TypedDict):
-    """One option's cash flows: each column (``month`` and :func:`payback._core.line_item_names`'
+    """One option's cash flows: each column (``month`` and :func:`payback._core.model.line_item_names`'
     line items, net, cumulative sums, kWh, ...) by month, and the capex column split by part."""
 
     option: str
@@ -196,14 +194,14 @@ class CashFlowTable(TypedDict):
 
 
 class CompareRaw(TypedDict):
-    """``_core.compare``'s answer."""
+    """``_core.model.compare``'s answer."""
 
     report: ComparisonReport
     cashflows: list[CashFlowTable]
 
 
 class BreakevenRaw(TypedDict):
-    """``_core.breakeven``'s answer."""
+    """``_core.whatif.breakeven``'s answer."""
 
     key: str
     value: float | None
@@ -269,7 +267,7 @@ class MetricSummaryRaw(TypedDict):
 
 
 class MonteCarloRaw(TypedDict):
-    """``_core.montecarlo``'s answer."""
+    """``_core.whatif.montecarlo``'s answer."""
 
     keys: list[str]
     clouds: list[str]
@@ -313,7 +311,7 @@ class ContourRaw(TypedDict):
 
 
 class SweepRaw(TypedDict):
-    """``_core.sweep``'s answer."""
+    """``_core.whatif.sweep``'s answer."""
 
     axes: list[SweepAxisRaw]
     clouds: list[str]
@@ -355,7 +353,7 @@ class TornadoGlobalRaw(TypedDict):
     ranking: list[GlobalRankRaw]
 
 
-#: ``_core.tornado``'s answer ("global" is a keyword, hence this form).
+#: ``_core.whatif.tornado``'s answer ("global" is a keyword, hence this form).
 TornadoRaw = TypedDict(
     "TornadoRaw",
     {
@@ -370,7 +368,7 @@ TornadoRaw = TypedDict(
 
 
 #: The cash-flow columns that add up to ``net`` (signed: costs negative, income positive).
-LINE_ITEMS: list[str] = list(_core.line_item_names())
+LINE_ITEMS: list[str] = list(_core.model.line_item_names())
 
 
 class MetricRow(TypedDict):
@@ -391,13 +389,7 @@ class MetricRow(TypedDict):
 
 
 #: Every metric ``compare`` reports, in output order (``payback docs --metrics`` prints them).
-METRICS: list[MetricRow] = cast("list[MetricRow]", _core.metric_table())
-
-
-
-
-
-
+METRICS: list[MetricRow] = _core.model.metric_table()
 
 
 class VersusMetrics(VersusReport):

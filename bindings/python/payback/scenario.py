@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeAlias, cast
+from typing import TYPE_CHECKING, TypeAlias, TypedDict, cast
 
 from . import _core, _toml
-from .results import Breakeven, Comparison, MonteCarlo, Sweep, Tornado
+from .results import Breakeven, Comparison, MetricRow, MonteCarlo, Sweep, Tornado
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -18,6 +18,19 @@ if TYPE_CHECKING:
 Overrides: TypeAlias = Mapping[str, object]
 #: A sweep's axis: (key, low, high, step).
 Axis: TypeAlias = tuple[str, float, float, float]
+
+
+class KeyRow(TypedDict):
+    """One row of the key table (``_core.scenario.scenario_keys()``, :func:`keys`), in words as
+    docs/keys.md prints it."""
+
+    key: str
+    type: str
+    unit: str
+    range: str
+    default: str
+    applies_to: str
+    help: str
 
 
 def _override_pairs(overrides: Overrides | None, keywords: Mapping[str, object]) -> list[tuple[str, str]]:
@@ -34,7 +47,7 @@ class Scenario:
     It pickles (as its text and overrides), so it travels to Dask workers.
     """
 
-    def __init__(self, core: _core.Scenario, text: str, source: str, overrides: list[tuple[str, str]]) -> None:
+    def __init__(self, core: _core.scenario.Scenario, text: str, source: str, overrides: list[tuple[str, str]]) -> None:
         self._core = core
         self._text = text
         self._source = source
@@ -103,13 +116,13 @@ class Scenario:
     def with_overrides(self, overrides: Overrides | None = None, /, **keywords: object) -> Scenario:
         """A copy with more overrides, as :func:`payback.load` takes them."""
         pairs = self._overrides + _override_pairs(overrides, keywords)
-        return Scenario(_core.parse_scenario(self._text, self._source, pairs), self._text, self._source, pairs)
+        return Scenario(_core.scenario.parse_scenario(self._text, self._source, pairs), self._text, self._source, pairs)
 
     # ---- answers ----
     def compare(self) -> Comparison:
         """Every option's cash flows and totals, the rig against each cloud option, the verdict
         (``payback compare``)."""
-        return Comparison(self, _core.compare(self._core))
+        return Comparison(self, _core.model.compare(self._core))
 
     def cashflow(self, option: str | None = None) -> pd.DataFrame:
         """One option's month-by-month cash flows (the rig by default); see :meth:`Comparison.cashflow`."""
@@ -120,7 +133,7 @@ class Scenario:
     ) -> Breakeven:
         """The value of a numeric key at which building and renting cost the same in present value
         (``payback breakeven --for KEY``); ``value`` is None when there is none in the range."""
-        return Breakeven(_core.breakeven(self._core, _toml.key_path(key), range, against))
+        return Breakeven(_core.whatif.breakeven(self._core, _toml.key_path(key), range, against))
 
     def sweep(
         self,
@@ -138,17 +151,17 @@ class Scenario:
         """
         # A tuple of the wrong length goes on as it is, for the module to reject (TypeError).
         parsed = [
-            _core.parse_axis(a) if isinstance(a, str) else cast(Axis, (_toml.key_path(a[0]), *map(float, a[1:])))
+            _core.whatif.parse_axis(a) if isinstance(a, str) else cast(Axis, (_toml.key_path(a[0]), *map(float, a[1:])))
             for a in axes
         ]
         parsed += [cast(Axis, (_toml.key_path(k), *map(float, v))) for k, v in ranges.items()]
-        against_name = self.cloud_names[_core.against_index(self._core, against)] if self.cloud_names else None
+        against_name = self.cloud_names[_core.whatif.against_index(self._core, against)] if self.cloud_names else None
         if client is not None:
             from . import distributed
 
             raw = distributed.sweep(self, parsed, client)
         else:
-            raw = _core.sweep(self._core, parsed, threads)
+            raw = _core.whatif.sweep(self._core, parsed, threads)
         return Sweep(self, raw, against_name)
 
     def montecarlo(
@@ -171,7 +184,7 @@ class Scenario:
 
             raw = distributed.montecarlo(self, samples, seed, lhs, bins, client)
         else:
-            raw = _core.montecarlo(self._core, samples, seed, lhs, bins, threads)
+            raw = _core.whatif.montecarlo(self._core, samples, seed, lhs, bins, threads)
         return MonteCarlo(self, raw, samples=samples, seed=seed, lhs=lhs)
 
     def tornado(
@@ -190,7 +203,7 @@ class Scenario:
             i if isinstance(i, str) else f"{_toml.key_path(i[0])}={float(i[1])!r}:{float(i[2])!r}"
             for i in (inputs or [])
         ]
-        return Tornado(_core.tornado(self._core, texts, against, swing, samples, seed))
+        return Tornado(_core.whatif.tornado(self._core, texts, against, swing, samples, seed))
 
     # ---- Python's protocols ----
     def __reduce__(self) -> tuple[Callable[[str, str, list[tuple[str, str]]], Scenario],
@@ -222,7 +235,7 @@ def _esc(text: str) -> str:
 
 
 def _rebuild(text: str, source: str, overrides: list[tuple[str, str]]) -> Scenario:
-    return Scenario(_core.parse_scenario(text, source, overrides), text, source, overrides)
+    return Scenario(_core.scenario.parse_scenario(text, source, overrides), text, source, overrides)
 
 
 def load(path: str | os.PathLike[str], overrides: Overrides | None = None, /, **keywords: object) -> Scenario:
@@ -235,7 +248,7 @@ def load(path: str | os.PathLike[str], overrides: Overrides | None = None, /, **
     """
     path = os.fspath(path)
     pairs = _override_pairs(overrides, keywords)
-    core = _core.load_scenario(path, pairs)
+    core = _core.scenario.load_scenario(path, pairs)
     with open(path, encoding="utf-8") as f:
         text = f.read()
     return Scenario(core, text, path, pairs)
@@ -245,7 +258,7 @@ def loads(text: str, source: str = "<text>", overrides: Overrides | None = None,
     """A scenario from TOML text; ``source`` names it in errors (and relative file names in it
     are read from the current directory)."""
     pairs = _override_pairs(overrides, keywords)
-    return Scenario(_core.parse_scenario(text, source, pairs), text, source, pairs)
+    return Scenario(_core.scenario.parse_scenario(text, source, pairs), text, source, pairs)
 
 
 def scenario(tables: Mapping[str, object], source: str = "<dict>", /, **keywords: object) -> Scenario:
@@ -260,8 +273,7 @@ def keys() -> pd.DataFrame:
     rental, cloud or all) and ``help``. The same table validates every scenario as it is read."""
     import pandas as pd
 
-    return pd.DataFrame(_core.scenario_keys(),
-                        columns=["key", "type", "unit", "range", "default", "applies_to", "help"])
+    return pd.DataFrame(_core.scenario.scenario_keys(), columns=list(KeyRow.__annotations__))
 
 
 def metrics() -> pd.DataFrame:
@@ -271,5 +283,4 @@ def metrics() -> pd.DataFrame:
     tables. :class:`Comparison`'s frames and typed fields take their columns from the same table."""
     import pandas as pd
 
-    return pd.DataFrame(_core.metric_table(),
-                        columns=["name", "unit", "scope", "type", "description", "csv", "header", "decimals"])
+    return pd.DataFrame(_core.model.metric_table(), columns=list(MetricRow.__annotations__))

@@ -26,8 +26,11 @@ py::array_t<T> owned_array(std::vector<T>&& values, std::size_t columns = 0) {
 /// JSON as dicts, lists, str, int, float, bool and None.
 py::object to_python(const nlohmann::json& value);
 
+// Each fills one submodule of payback._core (a file each).
 void bind_scenario(py::module_& m);
+void bind_model(py::module_& m);
 void bind_whatif(py::module_& m);
-void bind_data(py::module_& m);
+void bind_market(py::module_& m);
+void bind_workload(py::module_& m);
 
 }  // namespace payback::python

@@ -1,18 +1,13 @@
-// Scenarios (from a file or from text, with overrides), compare, cash flows and break-even.
+// payback._core.scenario: scenarios (from a file or from text, with overrides) and the key table.
 #include <utility>
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <utility>
-
 #include "convert.hpp"
 #include "payback/base/units.hpp"
-#include "payback/model/comparison.hpp"
-#include "payback/model/metric_table.hpp"
-#include "payback/whatif/breakeven.hpp"
-#include "payback/report/report_json.hpp"  // the CLI's JSON of a comparison
 #include "payback/scenario/keys.hpp"
+#include "payback/scenario/scenario.hpp"
 
 namespace payback::python {
 
@@ -23,24 +18,6 @@ using Overrides = std::vector<std::pair<std::string, std::string>>;
 std::vector<Override> overrides_of(const Overrides& pairs) {
     std::vector<Override> out;
     for (const auto& [key, value] : pairs) out.push_back({key, value});
-    return out;
-}
-
-// One option's table: its columns as arrays, by name, in output order.
-py::dict table(const CashFlows& t) {
-    py::dict columns;
-    for (const auto& name : CashFlows::column_names()) {
-        std::vector<double> values(t.months());
-        for (std::size_t r = 0; r < t.months(); ++r) values[r] = t.value(name, r);
-        columns[py::str(name)] = owned_array(std::move(values));
-    }
-    py::dict by_part;
-    for (const auto& part : t.capex_by_part) by_part[py::str(part.part)] = owned_array(std::vector<double>(part.capex));
-    py::dict out;
-    out["option"] = t.option;
-    out["kind"] = to_string(t.kind);
-    out["columns"] = columns;
-    out["capex_by_part"] = by_part;
     return out;
 }
 
@@ -84,7 +61,6 @@ void bind_scenario(py::module_& m) {
         },
         py::arg("text"), py::arg("source"), py::arg("overrides"), py::call_guard<py::gil_scoped_release>());
 
-    m.def("line_item_names", &CashFlows::line_item_names, "The cash-flow columns that add up to net");
     m.def("scenario_keys", [] {
         py::list rows;
         for (const ScenarioKey& k : scenario_keys())
@@ -94,66 +70,6 @@ void bind_scenario(py::module_& m) {
                                  py::arg("help") = k.help));
         return rows;
     }, "Every scenario key (the key table, docs/keys.md), one dict each");
-    m.def(
-        "metric_table",
-        [] {
-            py::list rows;
-            for (const Metric& metric : metric_table()) {
-                py::dict row;
-                row["name"] = py::str(std::string(metric.name));
-                row["unit"] = py::str(std::string(metric.unit));
-                row["scope"] = py::str(std::string(to_string(metric.scope)));
-                row["type"] = py::str(std::string(to_string(metric.type)));
-                row["description"] = py::str(std::string(metric.description));
-                row["csv"] = metric.csv;
-                row["header"] = py::str(std::string(metric.header));
-                row["decimals"] = metric.decimals;
-                rows.append(row);
-            }
-            return rows;
-        },
-        "Every metric compare reports, in output order (lib/src/model/metric_table.cpp): name, unit, scope "
-        "(option, pair or job), type, description, csv, header, decimals");
-    m.def(
-        "compare",
-        [](const Scenario& s) {
-            Comparison c;
-            {
-                py::gil_scoped_release release;
-                c = compare(s);
-            }
-            py::list tables;
-            for (const auto& t : c.cashflows) tables.append(table(t));
-            py::dict out;
-            out["report"] = to_python(comparison_json(s, c));
-            out["cashflows"] = tables;
-            return out;
-        },
-        py::arg("scenario"));
-
-    m.def(
-        "breakeven",
-        [](const Scenario& s, const std::string& key, std::optional<std::pair<double, double>> range,
-           std::optional<std::string> against) {
-            BreakevenQuery query{key, range, std::move(against)};
-            BreakevenResult r;
-            {
-                py::gil_scoped_release release;
-                r = breakeven(s, query);
-            }
-            py::dict out;
-            out["key"] = r.key;
-            out["value"] = r.value ? py::object(py::float_(*r.value)) : py::object(py::none());
-            out["range"] = py::make_tuple(r.range.first, r.range.second);
-            out["metric"] = r.metric;
-            out["against"] = r.against;
-            out["current"] = r.current;
-            out["npv_savings_at_range"] = py::make_tuple(r.savings_at_low, r.savings_at_high);
-            out["more_roots"] = r.more_roots;
-            out["message"] = r.message;
-            return out;
-        },
-        py::arg("scenario"), py::arg("key"), py::arg("range") = py::none(), py::arg("against") = py::none());
 }
 
 }  // namespace payback::python

@@ -1,5 +1,6 @@
-// The batch runs: Monte Carlo, sweeps and tornado charts, and the steps of Monte Carlo and sweeps
-// (plan, model, metrics, result; sample_plan.hpp) that the package spreads over Dask workers.
+// payback._core.whatif: break-even, the batch runs (Monte Carlo, sweeps and tornado charts), and the
+// steps of Monte Carlo and sweeps (plan, model, metrics, result; sample_plan.hpp) that the package
+// spreads over Dask workers.
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -8,6 +9,7 @@
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
+#include "payback/whatif/breakeven.hpp"
 #include "payback/whatif/montecarlo.hpp"
 #include "payback/whatif/sample_plan.hpp"
 #include "payback/whatif/sweep.hpp"
@@ -167,6 +169,30 @@ SampleMetrics joined(const std::vector<const SampleMetrics*>& parts) {
 }  // namespace
 
 void bind_whatif(py::module_& m) {
+    m.def(
+        "breakeven",
+        [](const Scenario& s, const std::string& key, std::optional<std::pair<double, double>> range,
+           std::optional<std::string> against) {
+            BreakevenQuery query{key, range, std::move(against)};
+            BreakevenResult r;
+            {
+                py::gil_scoped_release release;
+                r = breakeven(s, query);
+            }
+            py::dict out;
+            out["key"] = r.key;
+            out["value"] = r.value ? py::object(py::float_(*r.value)) : py::object(py::none());
+            out["range"] = py::make_tuple(r.range.first, r.range.second);
+            out["metric"] = r.metric;
+            out["against"] = r.against;
+            out["current"] = r.current;
+            out["npv_savings_at_range"] = py::make_tuple(r.savings_at_low, r.savings_at_high);
+            out["more_roots"] = r.more_roots;
+            out["message"] = r.message;
+            return out;
+        },
+        py::arg("scenario"), py::arg("key"), py::arg("range") = py::none(), py::arg("against") = py::none());
+
     py::class_<SampleMetrics>(m, "SampleMetrics", "Per-row metrics of a plan's rows (or of a part of them)")
         .def_property_readonly("rows", [](const SampleMetrics& s) { return s.rig_total_cost.size(); })
         .def_static(

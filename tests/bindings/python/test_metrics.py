@@ -1,4 +1,4 @@
-"""The metric table (payback._core.metric_table(), payback.results.METRICS): the typed fields that
+"""The metric table (payback._core.model.metric_table(), payback.results.METRICS): the typed fields that
 payback/results.py declares, its DataFrames' columns, compare's JSON and CSV all follow it."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def names(scope: str) -> list[str]:
 
 
 def test_the_table_has_every_field_of_each_row():
-    assert METRICS == _core.metric_table()
+    assert METRICS == _core.model.metric_table()
     assert [m["name"] for m in METRICS][:3] == ["total_cost", "npv_cost", "npv"]
     for m in METRICS:
         assert set(m) == set(typing.get_type_hints(payback.results.MetricRow)), m["name"]

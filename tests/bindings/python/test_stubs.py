@@ -1,7 +1,8 @@
-"""The stub of the private module, payback/_core.pyi, against the built module: every function's,
-method's and property's parameters (names, order, defaults) and types as pybind11 writes them into
-the docstrings. mypy's stubtest (``./dev typecheck``) checks the rest, but it cannot see these: a
-pybind11 function has no signature that ``inspect`` reads.
+"""The stubs of the private module, payback/_core/*.pyi (one per submodule, as boost-histogram
+ships its _core's), against the built module: every submodule has its stub and every stub its
+submodule, and every function's, method's and property's parameters (names, order, defaults) and
+types are those pybind11 writes into the docstrings. mypy's stubtest (``./dev typecheck``) checks
+the rest, but it cannot see these: a pybind11 function has no signature that ``inspect`` reads.
 
 pybind11's types are what it converts from: ``typing.SupportsInt | typing.SupportsIndex`` is the
 stub's ``int``, ``collections.abc.Sequence[...]`` its ``Sequence[...]``, and a bare ``dict``,
@@ -12,35 +13,44 @@ is positional-only in the stub."""
 from __future__ import annotations
 
 import ast
+import importlib
 import re
+import types
 import typing
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-import payback
-import payback.data
-import payback.results
 from payback import _core
 
-STUB = Path(_core.__file__).with_name("_core.pyi")
+STUBS = Path(_core.__file__).with_name("_core")
 BARE = {"dict", "list", "tuple"}
+# The package's modules that the stubs take their TypedDicts and aliases from (``from ..results import``);
+# by import_module, since the attribute payback.scenario is the function payback.scenario().
+PACKAGE_MODULES = {name: importlib.import_module(f"payback.{name}") for name in ("data", "results", "scenario")}
 
 
-def _stub() -> ast.Module:
-    return ast.parse(STUB.read_text(encoding="utf-8"))
+def _module_name(stub: Path) -> str:
+    return "payback._core" if stub.stem == "__init__" else f"payback._core.{stub.stem}"
 
 
-def _stub_names() -> dict[str, ast.expr]:
-    """What a name in the stub stands for: its own aliases (``_Axis = tuple[...]``) and the types it
-    imports from the package (a TypedDict is a ``dict``)."""
+def _stubs() -> dict[str, ast.Module]:
+    """Every stub by the module it stands for: payback._core (__init__.pyi) and its submodules."""
+    return {_module_name(p): ast.parse(p.read_text(encoding="utf-8")) for p in sorted(STUBS.glob("*.pyi"))}
+
+
+def _stub_names(stub: ast.Module) -> dict[str, ast.expr]:
+    """What a name in a stub stands for: its own aliases (``_Axis = tuple[...]``) and the types it
+    imports from the package (a TypedDict is a ``dict``). The classes it imports from its sibling
+    stubs keep their names, as the docstrings' do once their module is left out."""
     names: dict[str, ast.expr] = {}
-    for node in _stub().body:
+    for node in stub.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             names[node.targets[0].id] = node.value
-        elif isinstance(node, ast.ImportFrom) and node.module in ("data", "results") and node.level == 1:
-            module = payback.data if node.module == "data" else payback.results
+        elif isinstance(node, ast.ImportFrom) and node.level == 2:
+            assert node.module in PACKAGE_MODULES, f"a stub imports from payback.{node.module}"
+            module = PACKAGE_MODULES[node.module]
             for alias in node.names:
                 value = getattr(module, alias.name)
                 if typing.is_typeddict(value):
@@ -58,7 +68,8 @@ def _pybind11_signature(doc: str, name: str) -> ast.FunctionDef:
         line = name + line
     line = line.replace("typing.SupportsInt | typing.SupportsIndex", "int")
     line = line.replace("typing.SupportsFloat | typing.SupportsIndex", "float")
-    line = line.replace("collections.abc.", "").replace("payback._core.", "")
+    line = line.replace("collections.abc.", "")
+    line = re.sub(r"\bpayback\._core\.(\w+\.)?", "", line)  # payback._core.scenario.Scenario is Scenario
     # A class bound after the function that takes it shows as its C++ name (payback::SamplePlan).
     line = re.sub(r"\bpayback::", "", line)
     definition = ast.parse(f"def {line}: ...").body[0]
@@ -104,8 +115,8 @@ def _parameters(f: ast.FunctionDef) -> list[tuple[ast.arg, ast.expr | None, bool
     return out
 
 
-def _mismatches(runtime: ast.FunctionDef, stub: ast.FunctionDef, method: bool) -> Iterator[str]:
-    names = _stub_names()
+def _mismatches(runtime: ast.FunctionDef, stub: ast.FunctionDef, method: bool,
+                names: dict[str, ast.expr]) -> Iterator[str]:
     got, want = _parameters(stub), _parameters(runtime)
     if method:  # self: unannotated in the stub, arg0 in a property's getter
         got, want = got[1:], want[1:]
@@ -132,42 +143,71 @@ def _mismatches(runtime: ast.FunctionDef, stub: ast.FunctionDef, method: bool) -
         yield f"returns {ast.unparse(stub.returns)} in the stub, {ast.unparse(runtime.returns)} in the module"
 
 
-def _stub_functions() -> Iterator[tuple[str, ast.FunctionDef, object, bool]]:
-    """(qualified name, the stub's definition, the runtime object, is a method) for each function,
-    method and property of the stub, less constructors (no constructor is bound)."""
-    for node in _stub().body:
-        if isinstance(node, ast.FunctionDef):
-            yield node.name, node, getattr(_core, node.name, None), False
-        elif isinstance(node, ast.ClassDef) and hasattr(_core, node.name):
-            cls = getattr(_core, node.name)
-            for member in node.body:
-                if isinstance(member, ast.FunctionDef) and member.name != "__init__":
-                    is_static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in member.decorator_list)
-                    yield f"{node.name}.{member.name}", member, getattr(cls, member.name, None), not is_static
+def _stub_functions() -> Iterator[tuple[str, ast.FunctionDef, object, bool, dict[str, ast.expr]]]:
+    """(qualified name, the stub's definition, the runtime object, is a method, the stub's names) for
+    each function, method and property of every stub, less constructors (no constructor is bound)."""
+    for module_name, stub in _stubs().items():
+        module = importlib.import_module(module_name)
+        names = _stub_names(stub)
+        for node in stub.body:
+            if isinstance(node, ast.FunctionDef):
+                yield f"{module_name}.{node.name}", node, getattr(module, node.name, None), False, names
+            elif isinstance(node, ast.ClassDef) and hasattr(module, node.name):
+                cls = getattr(module, node.name)
+                for member in node.body:
+                    if isinstance(member, ast.FunctionDef) and member.name != "__init__":
+                        is_static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in member.decorator_list)
+                        yield (f"{module_name}.{node.name}.{member.name}", member, getattr(cls, member.name, None),
+                               not is_static, names)
 
 
 STUB_FUNCTIONS = list(_stub_functions())
 
 
-@pytest.mark.parametrize(("name", "stub", "runtime", "method"), STUB_FUNCTIONS, ids=[f[0] for f in STUB_FUNCTIONS])
-def test_stub_signature_matches_the_module(name: str, stub: ast.FunctionDef, runtime: object, method: bool) -> None:
+@pytest.mark.parametrize(("name", "stub", "runtime", "method", "names"), STUB_FUNCTIONS,
+                         ids=[f[0] for f in STUB_FUNCTIONS])
+def test_stub_signature_matches_the_module(name: str, stub: ast.FunctionDef, runtime: object, method: bool,
+                                           names: dict[str, ast.expr]) -> None:
     assert runtime is not None, f"{name} is in the stub, not in the module"
     doc = runtime.fget.__doc__ if isinstance(runtime, property) else runtime.__doc__
     assert doc, f"{name}: no pybind11 signature"
-    problems = list(_mismatches(_pybind11_signature(doc, stub.name), stub, method))
+    problems = list(_mismatches(_pybind11_signature(doc, stub.name), stub, method, names))
     assert not problems, f"{name}: " + "; ".join(problems)
 
 
-def test_every_function_and_member_of_the_module_has_a_stub() -> None:
+def _submodules(module: types.ModuleType) -> dict[str, types.ModuleType]:
+    return {name: value for name, value in vars(module).items() if isinstance(value, types.ModuleType)}
+
+
+def test_every_submodule_has_a_stub_and_is_imported_by_its_name() -> None:
+    submodules = _submodules(_core)
+    assert sorted(submodules) == ["market", "model", "scenario", "whatif", "workload"]
+    assert sorted(_stubs()) == sorted(["payback._core", *(f"payback._core.{name}" for name in submodules)])
+    for name, module in submodules.items():
+        assert module.__name__ == f"payback._core.{name}"
+        # ``import payback._core.whatif`` (and pickle, and stubtest) find it as the attribute.
+        assert importlib.import_module(f"payback._core.{name}") is module
+        assert not _submodules(module), f"payback._core.{name} has submodules of its own"
+    # The stub of payback._core names each submodule.
+    imported = {a.name for node in _stubs()["payback._core"].body if isinstance(node, ast.ImportFrom)
+                and node.level == 1 and node.module is None for a in node.names}
+    assert imported == set(submodules)
+
+
+@pytest.mark.parametrize("module_name", sorted(_stubs()))
+def test_every_function_and_member_of_the_module_has_a_stub(module_name: str) -> None:
+    module = importlib.import_module(module_name)
     stubbed = {f[0] for f in STUB_FUNCTIONS}
-    classes = {name for name, value in vars(_core).items() if isinstance(value, type)}
-    missing = [name for name, value in vars(_core).items()
-               if callable(value) and not name.startswith("_") and name not in classes and name not in stubbed]
+    classes = {name for name, value in vars(module).items() if isinstance(value, type)}
+    missing = [name for name, value in vars(module).items()
+               if callable(value) and not name.startswith("_") and name not in classes
+               and f"{module_name}.{name}" not in stubbed]
     for cls in classes:
-        for member, value in vars(getattr(_core, cls)).items():
+        assert getattr(module, cls).__module__ == module_name, f"{cls}: pickle looks for it in its __module__"
+        for member, value in vars(getattr(module, cls)).items():
             if member.startswith("_") and member not in ("__getstate__", "__setstate__"):
                 continue
-            if f"{cls}.{member}" not in stubbed:
+            if f"{module_name}.{cls}.{member}" not in stubbed:
                 missing.append(f"{cls}.{member}")
     assert not missing
 
@@ -191,4 +231,5 @@ def test_every_function_and_member_of_the_module_has_a_stub() -> None:
 def test_the_comparison_finds_drift(runtime: str, stub: str, same: bool) -> None:
     definition = ast.parse(stub).body[0]
     assert isinstance(definition, ast.FunctionDef)
-    assert (not list(_mismatches(_pybind11_signature(runtime, "f"), definition, method=False))) == same
+    names = _stub_names(ast.parse("from ..results import CompareRaw\n_Axis = tuple[str, float, float, float]"))
+    assert (not list(_mismatches(_pybind11_signature(runtime, "f"), definition, False, names))) == same
