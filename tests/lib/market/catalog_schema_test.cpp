@@ -67,7 +67,8 @@ std::string written(const CsvTable& table, std::size_t row, const std::string& c
 // The GPU names of the catalog in `dir`, which gpu-aliases.csv must map to.
 std::vector<std::string> gpu_names(const fs::path& dir) {
     std::vector<std::string> names;
-    for (const GpuSpec& gpu : Catalog::load(dir.string()).gpus()) names.push_back(gpu.name);
+    const Catalog catalog = Catalog::load(dir.string());  // kept: the loop reads its rows
+    for (const GpuSpec& gpu : catalog.gpus()) names.push_back(gpu.name);
     return names;
 }
 

@@ -2,7 +2,7 @@
 // name (its JSON key and CSV column), unit, scope, one line of meaning, how compare's text tables
 // show it and how to read it from a result. compare --json (payback/report/report_json.hpp),
 // compare --csv and compare's text tables (apps/compare_command.cpp), the Python result classes
-// (bindings/python/payback/results.py, through payback._core.metric_table()) and the list in
+// (bindings/python/payback/results.py, through payback._core.model.metric_table()) and the list in
 // docs/model.md (`payback docs --metrics`) take their fields from it, in its order.
 //
 // Adding a metric: a member of OptionResult, JobCosts or VersusResult and its computation
