@@ -4,10 +4,14 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "payback/base/conventions.hpp"
+#include "payback/base/data_directory.hpp"
 #include "payback/energy/usage.hpp"
 #include "payback/market/api_price.hpp"
+#include "payback/workload/memory_fit.hpp"
+#include "payback/workload/predictor.hpp"
 #include "scenario/scenario_readers.hpp"
 
 namespace payback::detail {
@@ -46,8 +50,30 @@ ApiPricing read_pricing(const TomlReader& in, const ApiPriceRow* row) {
     return p;
 }
 
+// The model at its quant, context and concurrency on `devices` ("one RTX 4090", "2 x RTX 3090") that
+// let it use `has_gb`: an error at `key` naming them, the GB needed and the GB they have when it does
+// not fit. Over several cards the model is split by layers, so their memory adds up (what the links
+// between them cost per token is not modelled: give tokens_per_second measured on the split).
+void check_memory_fit(const TomlReader& in, std::string_view key, const TokenWorkload& t, const std::string& devices,
+                      double has_gb) {
+    const ModelCatalog& models = ModelCatalog::shipped();
+    const double needed = llm_memory(models.model(t.model), models.quant(t.quant), t.context, t.concurrency).total_gb();
+    if (needed > has_gb)
+        throw in.error(key, fmt::format("does not fit: {} at {} with a {}-token context and {} sequence(s) at once "
+                                        "needs {:.1f} GB, and {} {} {:.1f} GB",
+                                        t.model, t.quant, t.context, t.concurrency, needed, devices,
+                                        devices.starts_with("one ") ? "has" : "have", has_gb));
+}
+
+// "one RTX 4090", "2 x RTX 3090".
+std::string devices_named(const std::string& gpu, int count) {
+    return count == 1 ? "one " + gpu : std::to_string(count) + " x " + gpu;
+}
+
 const std::vector<ApiPriceRow>& api_catalog() {
-    static const std::vector<ApiPriceRow> rows = load_api_prices((pricing_dir() / "api-prices.csv").string());
+    // Read once, from the same pricing/ folder as Catalog::shipped() (base/data_directory.hpp).
+    static const std::vector<ApiPriceRow> rows =
+        load_api_prices((find_data_directory(ShippedData::pricing).path / "api-prices.csv").string());
     return rows;
 }
 
@@ -66,6 +92,22 @@ TokenWorkload read_tokens(const TomlReader& workload) {
     TokenWorkload t;
     t.model = in.string("model");
     t.quant = in.string("quant");
+    // Names of pricing/models.csv and quants.csv (memory_fit.hpp sizes the model from them).
+    const ModelCatalog& models = ModelCatalog::shipped();
+    const ModelSpec* model = nullptr;
+    try {
+        model = &models.model(t.model);
+    } catch (const InputError& e) {
+        throw in.error("model", e.message());
+    }
+    if (model->kind != ModelKind::llm)
+        throw in.error("model", "\"" + t.model + "\" is a training workload in pricing/models.csv, not a language "
+                                "model served token by token");
+    try {
+        (void)models.quant(t.quant);
+    } catch (const InputError& e) {
+        throw in.error("quant", e.message());
+    }
     t.volume.input_per_month = in.number("input_tokens_per_month");
     t.volume.output_per_month = in.number("output_tokens_per_month");
     t.volume.cached_input_share = in.number_or("cached_input_share");
@@ -98,6 +140,16 @@ double rig_serving_hours(const TomlReader& root, const Scenario& s) {
                                          "at most {:.4g} output tokens a month beside this input and training",
                                          serving, rates.prefill, rates.decode, training, left * 3600.0 * rates.decode));
     }
+    // The rig's GPUs from the catalog (gpu = "RTX 4090") say their memory; typed-in cards do not.
+    double has_gb = 0.0;
+    std::vector<std::string> names;
+    for (const Part& part : s.rig.parts) {
+        if (part.kind != PartKind::gpu) continue;
+        if (part.catalog_gpu.empty()) return serving;
+        has_gb += usable_memory_gb(Catalog::shipped().gpu(part.catalog_gpu)) * part.count;
+        names.push_back(devices_named(part.catalog_gpu, part.count));
+    }
+    if (has_gb > 0) check_memory_fit(workload, "tokens", *s.tokens, fmt::format("{}", fmt::join(names, " and ")), has_gb);
     return serving;
 }
 
@@ -113,6 +165,12 @@ void read_cloud_serving(const TomlReader& in, const TokenWorkload* tokens, Cloud
         throw in.error("tokens_per_second", "missing: workload.tokens needs this instance's rates, tokens_per_second "
                                             "= { prefill = P, decode = D }");
     cloud.tokens = tokens->volume;
+    if (!cloud.gpu.empty()) {
+        const double has_gb = usable_memory_gb(Catalog::shipped().gpu(cloud.gpu)) * cloud.gpus;
+        if (has_gb > 0)
+            check_memory_fit(in, in.contains("instance") ? "instance" : "gpu", *tokens,
+                             devices_named(cloud.gpu, cloud.gpus), has_gb);
+    }
     const double serving = serving_hours_per_month(cloud.tokens, *cloud.tokens_per_second);
     if (serving > conventions::hours_per_month)
         throw in.error("tokens_per_second",

@@ -126,7 +126,7 @@ void check_memory(const Resolved& r, Prediction& p) {
         p.memory_gb_needed = llm_memory(*r.model, *r.quant, p.context, p.batch).total_gb();
     else
         p.memory_gb_needed = r.model->parameters * training_bytes_per_parameter / bytes_per_gb;
-    p.memory_gb = r.gpu->memory_gb.value_or(0) * (r.gpu->unified_memory ? unified_memory_share : 1.0);
+    p.memory_gb = usable_memory_gb(*r.gpu);
     p.fits_memory = p.memory_gb_needed <= p.memory_gb;
 }
 
@@ -248,6 +248,10 @@ Prediction predict_from_profile(const PredictRequest& request, const Calibration
     p.how = fmt::format("{} measured {:.0f} samples/s ({}, batch {}), scaled by the roofline's {:.3f}", nearest->device_name,
                         nearest->samples_per_second, profile.source, nearest->batch, nearest_ratio);
     return p;
+}
+
+double usable_memory_gb(const GpuSpec& gpu) {
+    return gpu.memory_gb.value_or(0) * (gpu.unified_memory ? unified_memory_share : 1.0);
 }
 
 }  // namespace payback

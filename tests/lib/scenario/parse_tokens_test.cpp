@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "payback/base/text_file.hpp"
 #include "payback/scenario/rig_energy.hpp"
 #include "payback/scenario/scenario.hpp"
 #include "support/input_errors.hpp"
@@ -140,4 +141,41 @@ TEST_CASE("an API row from the catalog, and the round trip through to_toml", "[t
     CHECK(again.clouds.back().escalation == -0.3);
     CHECK(again.clouds.back().api->output_per_million == Approx(0.18));
     CHECK(again.serving_hours_per_month == Approx(25.0));
+}
+
+namespace {
+
+std::string shipped_scenario(const std::string& name) {
+    return payback::detail::read_text_file(std::string(PAYBACK_SOURCE_DIR) + "/scenarios/" + name, "scenario");
+}
+
+}  // namespace
+
+TEST_CASE("the model and quant name rows of pricing/models.csv and quants.csv, with suggestions", "[tokens][parse]") {
+    const std::string text = shipped_scenario("llm-4090-vs-api.toml");
+    const int line = line_of(text, tokens_line);
+    const std::string typo = replaced(text, "model = \"llama-3.1-8b\"", "model = \"llama-3.1-9b\"");
+    check_error(input_error([&] { (void)parse_scenario(typo, "llm.toml"); }), "llm.toml", line,
+                "workload.tokens.model", "did you mean \"llama-3.1-8b\"?");
+    const std::string trainer = replaced(text, "model = \"llama-3.1-8b\"", "model = \"resnet50\"");
+    check_error(input_error([&] { (void)parse_scenario(trainer, "llm.toml"); }), "llm.toml", line,
+                "workload.tokens.model", "is a training workload");
+    const std::string quant = replaced(text, "quant = \"q4_k_m\"", "quant = \"q4_1\"");
+    check_error(input_error([&] { (void)parse_scenario(quant, "llm.toml"); }), "llm.toml", line,
+                "workload.tokens.quant", "no quantization");
+}
+
+TEST_CASE("a model that does not fit the rig's or an instance's GPU memory names the device and both sizes",
+          "[tokens][parse][memory]") {
+    // Llama 3.1 70B at Q4_K_M, 4,096 tokens of context, one sequence (memory_fit.hpp, GB of 2^30 bytes):
+    // weights 70,553,706,496 × 4.84 / 8 = 42,684,992,430 B = 39.75 GB; KV cache 2 × 80 layers × 8 KV
+    // heads × 128 × 4,096 × 2 B = 1.25 GB; activations 4 × (128,256 + 64 × 4,096 + 4 × 8,192 + 2 × 28,672)
+    // B = 0.002 GB: 41.0 GB against the RTX 4090's 24.
+    const std::string text = replaced(shipped_scenario("llm-4090-vs-api.toml"), "model = \"llama-3.1-8b\"",
+                                      "model = \"llama-3.1-70b\"");
+    check_error(input_error([&] { (void)parse_scenario(text, "llm.toml"); }), "llm.toml", line_of(text, tokens_line),
+                "workload.tokens", "needs 41.0 GB, and one RTX 4090 has 24.0 GB");
+    // Two used RTX 3090s, 24 GB each, split the same 41.0 GB by layers: 48 GB hold it.
+    const Scenario two = parse_scenario(shipped_scenario("llm-2x3090-70b.toml"), "two.toml");
+    CHECK(two.tokens->model == "llama-3.1-70b");
 }

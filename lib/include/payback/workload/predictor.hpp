@@ -42,6 +42,10 @@ struct Prediction {
     std::string how;              ///< one line: what the figure was computed from
 };
 
+/// The memory a model may use on one of `gpu`'s devices, GB of 2^30 bytes: all of a card's, 75 % of
+/// unified memory (what macOS lets the GPU wire; AMD's Variable Graphics Memory is alike). 0: unknown.
+double usable_memory_gb(const GpuSpec& gpu);
+
 /// The roofline's prediction; InputError (source "predict", the argument as key, suggestions for
 /// names) on an unknown device or model, a quant the model has no row for, a phase it has no figures
 /// for, a batch below 1 or a context outside 1..the model's maximum.
