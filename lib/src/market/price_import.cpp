@@ -214,7 +214,7 @@ std::string price_text(double value) { return fmt::format("{:.12g}", value); }
 
 std::string checked_date(const std::string &text, const std::string &file,
                          int line, const std::string &field) {
-  const std::string date =
+  std::string date =
       text.size() > 10 && text[10] == 'T' ? text.substr(0, 10) : text;
   if (date.size() != 10 || !parse_date(date))
     throw InputError(file, line, field,
