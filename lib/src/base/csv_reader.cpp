@@ -187,6 +187,12 @@ const std::string& CsvTable::text(std::size_t row, std::string_view column) cons
     return rows_.at(row)[index];
 }
 
+const std::string& CsvTable::required(std::size_t row, std::string_view column) const {
+    const std::string& value = text(row, column);
+    if (is_blank(value)) throw error(row, column, "must not be empty");
+    return value;
+}
+
 double CsvTable::number(std::size_t row, std::string_view column) const {
     const std::string& cell = text(row, column);
     if (cell.empty()) throw error(row, column, "expected a number, got an empty field");

@@ -38,6 +38,8 @@ public:
 
     /// The raw text of a cell, exactly as written (quotes removed, no trimming).
     const std::string& text(std::size_t row, std::string_view column) const;
+    /// The text of a cell that must not be blank; InputError "must not be empty" when it is.
+    const std::string& required(std::size_t row, std::string_view column) const;
     /// A cell as a finite number; the whole cell must parse ("12abc", " 12", "" and "inf" do not).
     double number(std::size_t row, std::string_view column) const;
 

@@ -1,5 +1,6 @@
 #include "payback/base/text_file.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -27,6 +28,11 @@ std::string read_text_file(const std::string& path, const std::string& what) {
     text << file.rdbuf();
     if (file.bad()) throw InputError(path, 0, "", "cannot read the " + what);
     return text.str();
+}
+
+int line_of_offset(std::string_view text, std::size_t offset) {
+    const auto end = text.begin() + static_cast<std::ptrdiff_t>(std::min(offset, text.size()));
+    return 1 + static_cast<int>(std::count(text.begin(), end, '\n'));
 }
 
 }  // namespace payback::detail

@@ -158,8 +158,7 @@ Tariff parse_urdb_tariff(std::string_view text, const std::string& source) {
     try {
         document = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
-        const std::size_t end = std::min<std::size_t>(e.byte, text.size());
-        const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + end, '\n'));
+        const int line = detail::line_of_offset(text, e.byte);
         std::string message = e.what();
         if (const auto bracket = message.find("] ");
             message.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)

@@ -28,12 +28,6 @@ double price(const detail::CsvTable& table, std::size_t row, std::string_view co
     return value;
 }
 
-std::string required_text(const detail::CsvTable& table, std::size_t row, std::string_view column) {
-    const std::string& text = table.text(row, column);
-    if (detail::is_blank(text)) throw table.error(row, column, "empty: every row must give it");
-    return text;
-}
-
 // The whole input bill and the part of it paid for the cached share.
 double input_cost(const ApiPricing& p, const TokenVolume& v) {
     const double cached_price = p.cached_input_per_million.value_or(p.input_per_million);
@@ -61,8 +55,8 @@ std::vector<ApiPriceRow> load_api_prices(const std::string& csv_path) {
     std::map<std::string, int> lines;
     for (std::size_t r = 0; r < table.rows(); ++r) {
         ApiPriceRow row;
-        row.provider = required_text(table, r, "provider");
-        row.model = required_text(table, r, "model");
+        row.provider = table.required(r, "provider");
+        row.model = table.required(r, "model");
         row.input_per_million = price(table, r, "input");
         row.output_per_million = price(table, r, "output");
         if (!detail::is_blank(table.text(r, "cached_input"))) row.cached_input_per_million = price(table, r, "cached_input");
@@ -72,7 +66,7 @@ std::vector<ApiPriceRow> load_api_prices(const std::string& csv_path) {
                 throw table.error(r, "context", fmt::format("expected a whole number of tokens >= 1, got {}", context));
             row.context_tokens = context;
         }
-        row.origin = {csv_path, table.line_of(r), required_text(table, r, "as_of"), required_text(table, r, "source")};
+        row.origin = {csv_path, table.line_of(r), table.required(r, "as_of"), table.required(r, "source")};
         if (!parse_date(row.origin.as_of))
             throw table.error(r, "as_of", "expected a date YYYY-MM-DD or YYYY-MM, got \"" + row.origin.as_of + "\"");
         const auto [earlier, is_new] = lines.try_emplace(row.key(), row.origin.line);

@@ -28,11 +28,7 @@ public:
     Row(const CsvTable& table, std::size_t row) : table_(table), row_(row) {}
 
     std::string text(std::string_view column) const { return table_.text(row_, column); }
-    std::string required(std::string_view column) const {
-        std::string value = text(column);
-        if (value.find_first_not_of(" \t") == std::string::npos) throw table_.error(row_, column, "must not be empty");
-        return value;
-    }
+    std::string required(std::string_view column) const { return table_.required(row_, column); }
     std::optional<double> number(std::string_view column, double lo, double hi) const {
         if (text(column).empty()) return std::nullopt;
         const double value = table_.number(row_, column);

@@ -240,14 +240,6 @@ std::string source_option(const ImportContext &context,
                      std::filesystem::path(file).filename().string());
 }
 
-int line_at(std::string_view text, std::size_t offset) {
-  return 1 + static_cast<int>(std::count(
-                 text.begin(),
-                 text.begin() +
-                     static_cast<std::ptrdiff_t>(std::min(offset, text.size())),
-                 '\n'));
-}
-
 // Price files nest a few levels; nlohmann's parser recurses per level, so a
 // file nested thousands deep (found by the fuzzer) would overflow the stack.
 // Refused before parsing.
@@ -268,7 +260,7 @@ void check_json_depth(const PriceFile &file) {
     } else if (c == '[' || c == '{') {
       if (++depth > max_json_depth)
         throw InputError(
-            file.path, line_at(file.text, i), "",
+            file.path, line_of_offset(file.text, i), "",
             fmt::format("not a price file: nested deeper than {} levels",
                         max_json_depth));
     } else if (c == ']' || c == '}') {
@@ -283,7 +275,7 @@ Json parse_json(const PriceFile &file) {
     return nlohmann::ordered_json::parse(file.text);
   } catch (const nlohmann::ordered_json::parse_error &e) {
     throw InputError(file.path,
-                     line_at(file.text, e.byte == 0 ? 0 : e.byte - 1), "",
+                     line_of_offset(file.text, e.byte == 0 ? 0 : e.byte - 1), "",
                      "not JSON: " + std::string(e.what()).substr(
                                         std::string(e.what()).find(':') + 2));
   } catch (const nlohmann::ordered_json::out_of_range
@@ -414,7 +406,7 @@ std::vector<int> json_child_lines(std::string_view text,
     cursor.blanks();
     if (cursor.at >= text.size() || text[cursor.at] == (object ? '}' : ']'))
       break;
-    lines.push_back(line_at(text, cursor.at));
+    lines.push_back(line_of_offset(text, cursor.at));
     if (object) {
       cursor.string();
       cursor.blanks();

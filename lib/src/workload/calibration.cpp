@@ -20,12 +20,6 @@ namespace {
 
 using nlohmann::json;
 
-// The 1-based line of byte offset `byte` in `text`, for messages about a JSON file.
-int line_of(const std::string& text, std::size_t byte) {
-    byte = std::min(byte, text.size());
-    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(byte), '\n'));
-}
-
 // Reads one result's fields, naming `results[i].key` in every error.
 class ResultReader {
 public:
@@ -73,7 +67,7 @@ public:
     }
 
     std::string one_of(const char* key, std::initializer_list<const char*> allowed) const {
-        const std::string value = text(key);
+        std::string value = text(key);
         for (const char* a : allowed)
             if (value == a) return value;
         throw error(key, fmt::format("expected one of {}, got \"{}\"", fmt::join(allowed, ", "), value));
@@ -179,7 +173,7 @@ CalibrationProfile parse_profile(const std::string& text, const std::string& sou
     } catch (const json::parse_error& e) {
         const std::string what = e.what();
         const auto colon = what.rfind(": ");
-        throw InputError(source, line_of(text, e.byte), "",
+        throw InputError(source, detail::line_of_offset(text, e.byte), "",
                          "not a calibration profile (JSON syntax error: " +
                              (colon == std::string::npos ? what : what.substr(colon + 2)) + ")");
     } catch (const json::out_of_range& e) {  // a number beyond a double (1e999), found while parsing

@@ -48,23 +48,17 @@ std::optional<int> whole(const CsvTable& t, std::size_t r, std::string_view colu
     return static_cast<int>(*value);
 }
 
-std::string required_text(const CsvTable& t, std::size_t r, std::string_view column) {
-    std::string value = t.text(r, column);
-    if (is_blank(value)) throw t.error(r, column, "must not be empty");
-    return value;
-}
-
 // Every row says when and where its figures were read, as the price catalogs do.
 std::string sourced(const CsvTable& t, std::size_t r) {
-    const std::string as_of = required_text(t, r, "as_of");
+    const std::string& as_of = t.required(r, "as_of");
     if (!parse_calendar_date(as_of)) throw t.error(r, "as_of", "expected a date YYYY-MM-DD, got \"" + as_of + "\"");
-    return required_text(t, r, "source");
+    return t.required(r, "source");
 }
 
 ModelSpec read_model(const CsvTable& t, std::size_t r) {
     ModelSpec m;
-    m.name = required_text(t, r, "name");
-    const std::string kind = required_text(t, r, "kind");
+    m.name = t.required(r, "name");
+    const std::string& kind = t.required(r, "kind");
     if (kind != "train" && kind != "llm")
         throw t.error(r, "kind", "expected train or llm, got \"" + kind + "\"");
     m.kind = kind == "llm" ? ModelKind::llm : ModelKind::train;
@@ -99,7 +93,7 @@ ModelSpec read_model(const CsvTable& t, std::size_t r) {
 
 QuantFormat read_quant(const CsvTable& t, std::size_t r) {
     QuantFormat q;
-    q.name = required_text(t, r, "name");
+    q.name = t.required(r, "name");
     q.bits_per_weight = required_number(t, r, "bits_per_weight", 1, 32);
     const auto block_size = whole(t, r, "block_size");
     if (!block_size) throw t.error(r, "block_size", "must not be empty");

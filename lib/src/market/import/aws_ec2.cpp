@@ -13,7 +13,7 @@ void import_aws_ec2(const PriceFile& file, const ImportContext& context, ImportR
     std::vector<int> lines = json_child_lines(file.text, {});
     if (document.is_object()) {  // one record, as the site's own test mocks hold
         document = Json::array({document});
-        lines = {line_at(file.text, file.text.find('{'))};
+        lines = {line_of_offset(file.text, file.text.find('{'))};
     }
     if (!document.is_array()) throw InputError(file.path, 1, "", "expected an array of instance types (instances.json)");
     const std::string as_of = as_of_option(context, file.path);

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "payback/base/error.hpp"
+#include "payback/base/text_file.hpp"
 #include "payback/market/price_import.hpp"
 
 namespace payback::detail {
@@ -38,9 +39,6 @@ std::string as_of_option(const ImportContext& context, const std::string& file);
 
 /// --source when given, else "`format` file NAME" (the file's name without its folders).
 std::string source_option(const ImportContext& context, const std::string& file);
-
-/// 1-based line of byte `offset` in `text`.
-int line_at(std::string_view text, std::size_t offset);
 
 /// The JSON document, or an InputError naming the line and column where it stops being JSON.
 Json parse_json(const PriceFile& file);
