@@ -65,16 +65,21 @@ void add_catalog_import_command(CLI::App& catalog) {
     add_example(*command, {"payback catalog import --format skypilot --provider aws --as-of 2026-11-29 vms.csv -o aws.csv",
                            "payback catalog import --format llm-prices openai.json anthropic.json -o api.csv --json"});
     command->callback([args] {
-        std::vector<std::string> gpu_names;
-        for (const GpuSpec& gpu : Catalog::shipped().gpus()) gpu_names.push_back(gpu.name);
-        const auto pricing = find_data_directory(ShippedData::pricing).path;
-        const GpuAliases aliases = GpuAliases::load((pricing / "gpu-aliases.csv").string(), gpu_names);
         std::vector<PriceFile> files;
         for (const std::string& path : args->files) files.push_back({path, detail::read_text_file(path, "price file")});
-        const ImportResult result = import_prices(args->format, files, args->options, aliases);
-        write_file_atomically(args->out, to_csv(result));
-        emit(args->json ? summary_json(result) : summary_text(result, args->out));
+        run_price_import(args->format, files, args->options, args->out, args->json);
     });
+}
+
+void run_price_import(const std::string& format, const std::vector<PriceFile>& files, const ImportOptions& options,
+                      const std::string& out, bool json) {
+    std::vector<std::string> gpu_names;
+    for (const GpuSpec& gpu : Catalog::shipped().gpus()) gpu_names.push_back(gpu.name);
+    const auto pricing = find_data_directory(ShippedData::pricing).path;
+    const GpuAliases aliases = GpuAliases::load((pricing / "gpu-aliases.csv").string(), gpu_names);
+    const ImportResult result = import_prices(format, files, options, aliases);
+    write_file_atomically(out, to_csv(result));
+    emit(json ? summary_json(result) : summary_text(result, out));
 }
 
 }  // namespace payback::cli
