@@ -7,12 +7,17 @@ tests/fixtures/predictor/llama-bench.csv (llama.cpp llama-bench tokens/s), again
 and pricing/models.csv's FLOPs.
 
 The models, per architecture family (gpus.csv `architecture`):
-  train    samples/s = fp32_tflops x 1e12 x a[family, precision] x m[model] x s[dataset] / flops_per_sample
+  train    samples/s = fp32_tflops x 1e12 x a[family, precision] x t[family] x m[model] x s[dataset] / flops_per_sample
   prefill  tokens/s  = fp32_tflops x 1e12 x p[family] x k[quantized] x s[dataset] / (2 x parameters)
-  decode   s/token   = weight bytes / (bandwidth x e[family]) + o[family]
-a, m, s, p and k are fitted by least squares on the logarithms; e and o by least squares on the relative error
-of the time per token. m is 1 for resnet50, s 1 for Lambda's 2025 file and for the 2024 llama-bench tables
-(the newest software, which the predictor predicts for), k 1 for F16 weights.
+  decode   s/token   = weight bytes / (bandwidth x e[family]) + [quantized] weights x c[family] / FP32 FLOP/s + o[family]
+a, t, m, s, p and k are fitted by least squares on the logarithms; e, c and o by least squares on the
+relative error of the time per token. t (a transformer's training against ResNet-50's on the family's
+GPUs) is 1 for resnet50, m (a transformer against bert-base) 1 for resnet50 and bert-base; s is 1 for
+Lambda's 2025 file and for the 2024 llama-bench tables (the newest software, which the predictor predicts
+for), k 1 for F16 weights. c is the FP32 operations that unpacking a quantized weight costs, which a GPU
+with little compute for its bandwidth (Apple's) pays visibly; a term that fits negative, or that the
+family's points cannot separate from the others, is dropped. A device without fp32_tflops (Apple's M3 and
+M4) gets its bandwidth times its family's median FLOPs per byte.
 
 The devices are split once: sorted by name, every third one of a phase's devices (the 2nd, 5th, ...) is
 held out, unless that would leave its family without a device to fit on. The fit uses the others; the
@@ -103,7 +108,9 @@ def training_points() -> list[dict[str, object]]:
         fp32 = spec(r["device"], "fp32_tflops")
         assert fp32, r["device"]
         terms = [f"a:{family(r['device'])}:{r['precision']}"]
-        if r["workload"] != "resnet50":
+        if r["workload"] != "resnet50":  # a transformer: the family's factor, and bert-large's relative to bert-base
+            terms.append(f"t:{family(r['device'])}")
+        if r["workload"] not in ("resnet50", "bert-base"):
             terms.append(f"m:{r['workload']}")
         if r["dataset"] != "lambda-2025":
             terms.append(f"s:{r['dataset']}")
@@ -138,26 +145,58 @@ def bench_points(phase: str) -> list[dict[str, object]]:
             bandwidth = spec(r["device"], "memory_bandwidth_gb_s")
             assert bandwidth, r["device"]
             point["seconds_at_peak"] = params * BITS[r["quant"]] / 8 / (bandwidth * 1e9)
+            point["weights_per_flop"] = params / (compute_tflops(r["device"]) * 1e12)
         points.append(point)
     return points
 
 
-def fit_decode(points: list[dict[str, object]]) -> dict[str, tuple[float, float]]:
-    """Per family, (bandwidth fraction e, overhead o in seconds) minimising the relative error of the time."""
+def flops_per_byte(fam: str) -> float | None:
+    """The median of fp32_tflops / memory_bandwidth_gb_s (in FLOP per byte) over the family's devices with both."""
+    ratios = [spec(d, "fp32_tflops") * 1e3 / spec(d, "memory_bandwidth_gb_s")  # type: ignore[operator]
+              for d in GPUS if family(d) == fam and spec(d, "fp32_tflops") and spec(d, "memory_bandwidth_gb_s")]
+    return statistics.median(ratios) if ratios else None
+
+
+def compute_tflops(device: str) -> float:
+    """FP32 TFLOP/s, or where gpus.csv has none (Apple publishes none for M3 and M4) the bandwidth times the
+    family's FLOPs per byte."""
+    fp32 = spec(device, "fp32_tflops")
+    if fp32:
+        return fp32
+    return flops_per_byte(family(device)) * spec(device, "memory_bandwidth_gb_s") / 1e3  # type: ignore[operator]
+
+
+def fit_decode(points: list[dict[str, object]]) -> dict[str, tuple[float, float, float]]:
+    """Per family: the bandwidth fraction e, the overhead o in seconds a token and the FP32 operations c that
+    unpacking costs a quantized weight, minimising the relative error of the time per token
+        s/token = weight bytes / (bandwidth x e) + [quantized] weights x c / FP32 FLOP/s + o.
+    A term whose fitted value is negative is dropped and the rest refitted (one kind of weights, or devices
+    too alike to tell an overhead from unpacking)."""
     fits = {}
     for fam in sorted({family(str(p["device"])) for p in points}):
         mine = [p for p in points if family(str(p["device"])) == fam]
-        a = [[float(p["seconds_at_peak"]) * float(p["measured"]), float(p["measured"])] for p in mine]
-        inverse_e, o = solve(a, [1.0] * len(mine)) if len({p["quant"] for p in mine}) > 1 else (0.0, -1.0)
-        if o < 0:  # one kind of weights only, or a negative overhead: bandwidth alone
-            inverse_e, o = solve([[row[0]] for row in a], [1.0] * len(mine))[0], 0.0
-        fits[fam] = (1 / inverse_e, o)
+        columns = {"e": [float(p["seconds_at_peak"]) for p in mine], "o": [1.0] * len(mine),
+                   "c": [float(p["weights_per_flop"]) if p["quant"] != "f16" else 0.0 for p in mine]}
+        terms = ["e", "o", "c"] if len({p["quant"] for p in mine}) > 1 else ["e"]
+        while True:
+            a = [[columns[t][i] * float(p["measured"]) for t in terms] for i, p in enumerate(mine)]
+            try:
+                x = dict(zip(terms, solve(a, [1.0] * len(mine))))
+            except ValueError:  # fewer kinds of points than terms: unpacking is the first to go
+                terms.remove(terms[-1])
+                continue
+            negative = [t for t in terms if t != "e" and x[t] < 0]
+            if not negative:
+                break
+            terms.remove(min(negative, key=lambda t: x[t]))
+        fits[fam] = (1 / x["e"], x.get("o", 0.0), x.get("c", 0.0))
     return fits
 
 
-def decode_prediction(point: dict[str, object], fit: tuple[float, float]) -> float:
-    e, o = fit
-    return 1 / (float(point["seconds_at_peak"]) / e + o)
+def decode_prediction(point: dict[str, object], fit: tuple[float, float, float]) -> float:
+    e, o, c = fit
+    unpack = float(point["weights_per_flop"]) * c if point["quant"] != "f16" else 0.0
+    return 1 / (float(point["seconds_at_peak"]) / e + unpack + o)
 
 
 # --- report -----------------------------------------------------------------------------------------
@@ -206,19 +245,26 @@ def main() -> int:
                                           lambda p: decode_prediction(p, d_fits[family(str(p["device"]))])))
 
     families = sorted({GPUS[d]["architecture"] for d in GPUS})
-    fallback_decode = (geometric_mean([e for e, _ in d_fits.values()]), statistics.median(o for _, o in d_fits.values()))
+    fallback_decode = (geometric_mean([e for e, _, _ in d_fits.values()]),
+                       statistics.median(o for _, o, _ in d_fits.values()),
+                       statistics.median(c for _, _, c in d_fits.values()))
+    ratios = {fam: flops_per_byte(fam) for fam in families}
     lines = []
     for fam in families:
         fp16, fp32 = t_factors.get(f"a:{fam}:fp16"), t_factors.get(f"a:{fam}:fp32")
-        p, d = p_factors.get(f"p:{fam}"), d_fits.get(fam)
+        p, d, t = p_factors.get(f"p:{fam}"), d_fits.get(fam), t_factors.get(f"t:{fam}")
         lines.append(f'            {{"{fam}", {cpp_optional(fp16)}, {cpp_optional(fp32)}, {cpp_optional(p)}, '
-                     f"{cpp_optional(d[0] if d else None)}, {cpp_optional(d[1] if d else None)}}},")
+                     f"{cpp_optional(d[0] if d else None)}, {cpp_optional(d[1] if d else None)}, {cpp_optional(t)}, "
+                     f"{cpp_optional(d[2] if d else None)}, {cpp_optional(ratios[fam])}}},")
     fallback = (f'{{"", {geometric_mean([v for k, v in t_factors.items() if k.endswith(":fp16")]):.6g}, '
                 f'{geometric_mean([v for k, v in t_factors.items() if k.endswith(":fp32")]):.6g}, '
                 f'{geometric_mean([v for k, v in p_factors.items() if k.startswith("p:")]):.6g}, '
-                f"{fallback_decode[0]:.6g}, {fallback_decode[1]:.6g}}}")
+                f"{fallback_decode[0]:.6g}, {fallback_decode[1]:.6g}, "
+                f'{geometric_mean([v for k, v in t_factors.items() if k.startswith("t:")]):.6g}, '
+                f"{fallback_decode[2]:.6g}, "
+                f"{statistics.median(r for r in ratios.values() if r):.6g}}}")
     models = ", ".join(f'{{"{k[2:]}", {v:.6g}}}' for k, v in sorted(t_factors.items()) if k.startswith("m:"))
-    transformer = geometric_mean([v for k, v in t_factors.items() if k.startswith("m:")])
+    transformer = geometric_mean([1.0] + [v for k, v in t_factors.items() if k.startswith("m:")])
 
     def phase(e: tuple[float, float, float, float]) -> str:
         return f"{{{e[0]:.4f}, {e[1]:.4f}, {e[2]:.4f}, {e[3]:.4f}}}"

@@ -67,10 +67,19 @@ double required_spec(const GpuSpec& gpu, const std::optional<double>& value, con
     return *value;
 }
 
-double train_model_factor(const ModelSpec& model) {
+// A model's training throughput against ResNet-50's on the same device: the family's factor for transformers
+// times the model's own against bert-base (a transformer the fit did not see: the fitted ones' mean).
+double train_model_factor(const GpuSpec& gpu, const ModelSpec& model) {
+    if (!model.heads) return 1.0;
+    const double family = fraction(gpu, &FamilyFractions::train_transformer);
     for (const auto& [name, factor] : predictor_fit().train_model_factor)
-        if (name == model.name) return factor;
-    return model.heads ? predictor_fit().transformer_factor : 1.0;
+        if (name == model.name) return family * factor;
+    return family * (model.name == "bert-base" ? 1.0 : predictor_fit().transformer_factor);
+}
+
+// FP32 FLOP/s: gpus.csv's, or for a device without one its bandwidth times the family's FLOPs per byte.
+double compute_flops(const GpuSpec& gpu, double bandwidth) {
+    return gpu.fp32_tflops ? *gpu.fp32_tflops * 1e12 : bandwidth * fraction(gpu, &FamilyFractions::flops_per_byte);
 }
 
 // The request checked and its defaults filled in, as the prediction reports them.
@@ -139,7 +148,7 @@ void roofline(const Resolved& r, Prediction& p) {
     if (p.phase == "train") {
         const double fp32 = required_spec(gpu, gpu.fp32_tflops, "fp32_tflops", p.phase) * 1e12;
         const double share = fraction(gpu, p.precision == "fp32" ? &FamilyFractions::train_fp32 : &FamilyFractions::train_fp16);
-        const double flops = fp32 * share * train_model_factor(model);
+        const double flops = fp32 * share * train_model_factor(gpu, model);
         const double bytes = training_weight_passes * model.parameters *
                              (p.precision == "fp32" ? 4.0 : fp16_bytes) / p.batch;
         const double seconds = std::max(*model.flops_per_sample / flops, bytes / (bandwidth * fraction(gpu, &FamilyFractions::decode_bandwidth)));
@@ -178,11 +187,18 @@ void roofline(const Resolved& r, Prediction& p) {
     const double compute_seconds =
         gpu.fp32_tflops ? flops / (*gpu.fp32_tflops * 1e12 * fraction(gpu, &FamilyFractions::prefill)) : 0.0;
     const double overhead = fraction(gpu, &FamilyFractions::decode_overhead_s);
-    p.per_second = p.batch / (std::max(memory_seconds, compute_seconds) + overhead);
+    // Quantized weights are unpacked once a step, at a cost in FP32 operations a weight fitted per family.
+    const double unpack_seconds = p.quant == "f16" ? 0.0
+                                                   : weight_bytes * 8 / r.quant->bits_per_weight *
+                                                         fraction(gpu, &FamilyFractions::decode_unpack_flops) /
+                                                         compute_flops(gpu, bandwidth);
+    p.per_second = p.batch / (std::max(memory_seconds, compute_seconds) + unpack_seconds + overhead);
     p.error_low = fit.decode.low;
     p.error_high = fit.decode.high;
-    p.how = fmt::format("roofline: {:.2f} GB a step at {:.0f} GB/s achievable + {:.2f} ms a step ({} family)", bytes / 1e9,
-                        achievable_bandwidth / 1e9, overhead * 1e3, gpu.architecture);
+    p.how = fmt::format("roofline: {:.2f} GB a step at {:.0f} GB/s achievable + {:.2f} ms a step{} ({} family)",
+                        bytes / 1e9, achievable_bandwidth / 1e9, overhead * 1e3,
+                        unpack_seconds > 0 ? fmt::format(" + {:.2f} ms unpacking {}", unpack_seconds * 1e3, p.quant) : "",
+                        gpu.architecture);
 }
 
 }  // namespace

@@ -19,6 +19,9 @@ struct FamilyFractions {
     std::optional<double> prefill;           ///< prompt processing with F16 weights: of fp32_tflops
     std::optional<double> decode_bandwidth;  ///< token generation: of memory_bandwidth_gb_s
     std::optional<double> decode_overhead_s; ///< token generation: seconds per step besides the bytes
+    std::optional<double> train_transformer;  ///< a transformer's training against ResNet-50's, this family
+    std::optional<double> decode_unpack_flops;  ///< token generation: FP32 operations to unpack a quantized weight
+    std::optional<double> flops_per_byte;  ///< fp32_tflops ÷ memory bandwidth, for a device gpus.csv gives no FLOPs
 };
 
 /// Signed relative error (predicted ÷ measured − 1) on the held-out measurements of one phase.
@@ -30,7 +33,7 @@ struct PhaseError {
 struct PredictorFit {
     std::vector<FamilyFractions> families;
     FamilyFractions fallback;  ///< the geometric mean of the fitted families, for a family without data
-    std::vector<std::pair<std::string_view, double>> train_model_factor;  ///< relative to resnet50's 1
+    std::vector<std::pair<std::string_view, double>> train_model_factor;  ///< a transformer's, relative to bert-base's 1
     double transformer_factor = 1;  ///< a training transformer the fit did not see: the fitted ones' mean
     double prefill_quantized_factor = 1;  ///< quantized weights' prefill relative to F16's
     PhaseError train, prefill, decode;
