@@ -3,7 +3,9 @@
 #   1. the CUDA test cases ([cuda]: the GPU trainer's gradients and steps against the CPU trainer's);
 #   2. `payback bench --device cuda` for both workloads over a range of batches, with the profile;
 #   3. the same training steps in PyTorch on the same GPU (perf/pytorch_training_step.py --device cuda);
-#   4. compute-sanitizer's memcheck over a short bench, where compute-sanitizer is installed.
+#   4. llm-decode on the GPU in each weight format (F16, Q8_0, Q4_0) at batch 1 and 8, with the CPU's
+#      figures beside it (the decode rate against the GPU's bandwidth limit is in the table);
+#   5. compute-sanitizer's memcheck over a short bench of every workload, where it is installed.
 # Usage: tools/gpu_check.sh BIN_DIR OUT_DIR   (BIN_DIR holds payback, payback_tests, libpayback_cuda.so)
 set -uo pipefail
 bin=$(cd "$1" && pwd) out=$2 status=0
@@ -30,9 +32,21 @@ for workload in cifar10-tutorial mlp; do
     done
 done | tee "$out/pytorch-cuda.jsonl"
 
+step "llm-decode on the GPU and the CPU (f16, q8_0, q4_0; batch 1 and 8; context 512)"
+for quant in f16 q8_0 q4_0; do
+    "$bin/payback" bench --device all --workload llm-decode --quant "$quant" --context 512 --batch 1,8 \
+        --repeats 3 --seconds 0.5 --json -o "$out/llm-decode-$quant.json" || status=1
+    cat "$out/llm-decode-$quant.json"
+done
+
 if command -v compute-sanitizer >/dev/null; then
     step "compute-sanitizer memcheck"
     timeout 180 compute-sanitizer --tool memcheck --error-exitcode 3 \
         "$bin/payback" bench --device cuda --workload all --batch 4,256 --repeats 1 --seconds 0.02 || status=1
+    for quant in f16 q8_0 q4_0; do
+        timeout 180 compute-sanitizer --tool memcheck --error-exitcode 3 \
+            "$bin/payback" bench --device cuda --workload llm-decode --quant "$quant" --llm layers=2,d_model=256,heads=8,kv_heads=2,ffn=512,vocab=1024 \
+            --context 64 --batch 1,3 --repeats 1 --seconds 0.02 || status=1
+    done
 fi
 exit $status
