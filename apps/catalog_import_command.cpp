@@ -84,10 +84,11 @@ void add_catalog_import_command(CLI::App& catalog) {
         const ImportResult result = import_prices(args->format, files, args->options, aliases);
         const std::string db = price_history_path(args->db).string();
         PriceHistory history = open_price_history(db);
+        // OUT before the history: a bad -o (the likelier failure) then leaves the history as it was.
+        write_file_atomically(args->out, to_csv(result));
         // Epoch's purchase prices are the only series an import makes; the snapshot's are used prices.
         const ImportRecord record =
             history.append(args->format, args->files, price_points(result.catalog, result.rows, "purchase"));
-        write_file_atomically(args->out, to_csv(result));
         emit(args->json ? summary_json(result, record, db) : summary_text(result, args->out, record, db));
     });
 }

@@ -142,4 +142,11 @@ TEST_CASE("catalog history refuses an unknown name with the closest ones, and a 
     check_bad_input(unwritable);
     CHECK_THAT(unwritable.err, Catch::Contains("price history: cannot create its directory"));
     CHECK(!std::filesystem::exists(dir.path() / "api.csv"));
+
+    // An OUT.csv that cannot be written: the history keeps only its snapshot.
+    const auto no_out = run("catalog import --format llm-prices --as-of 2026-08-05 " +
+                            quote(fixtures + "llm-prices_simonw_deepseek.json") + " -o " +
+                            quote((dir.path() / "missing" / "api.csv").string()) + db);
+    check_bad_input(no_out);
+    CHECK(PriceHistory::open(dir.path() / "prices.sqlite", pricing).imports().size() == 1);
 }
