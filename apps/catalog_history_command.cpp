@@ -61,7 +61,7 @@ std::string closest_names(const std::string& wanted, const std::vector<PriceKey>
     return names.empty() ? "the history has none of this kind" : "closest: " + fmt::format("{}", fmt::join(names, ", "));
 }
 
-std::vector<DatedPrice> matching(const PriceHistory& history, const HistoryArgs& a, std::string& option,
+std::vector<DatedPrice> matching_prices(const PriceHistory& history, const HistoryArgs& a, std::string& option,
                                  std::string& wanted) {
     std::vector<PriceQuery> queries;
     if (!a.instance.empty()) {
@@ -109,7 +109,7 @@ std::vector<DatedPrice> matching(const PriceHistory& history, const HistoryArgs&
     throw InputError(option, 0, "", fmt::format("no prices for \"{}\" in the history; {}", wanted, closest_names(wanted, keys)));
 }
 
-nlohmann::json records(const std::vector<DatedPrice>& points) {
+nlohmann::json history_records(const std::vector<DatedPrice>& points) {
     nlohmann::json json = nlohmann::json::array();
     for (const DatedPrice& p : points)
         json.push_back({{"kind", p.key.kind}, {"provider", p.key.provider}, {"item", p.key.item}, {"region", p.key.region},
@@ -118,7 +118,7 @@ nlohmann::json records(const std::vector<DatedPrice>& points) {
     return json;
 }
 
-std::string table(const std::vector<DatedPrice>& points, const Output& output) {
+std::string history_table(const std::vector<DatedPrice>& points, const Output& output) {
     using A = TextTable::Align;
     TextTable t({{"as_of", A::left}, {"price"}, {"currency", A::left}, {"mode", A::left}, {"region", A::left},
                  {"provider", A::left}, {"import", A::left}});
@@ -154,14 +154,14 @@ void add_catalog_history_command(CLI::App& catalog) {
             throw InputError("--mode", 0, "", fmt::format("expected one of {}, got \"{}\"", fmt::join(price_modes, ", "), args->mode));
         const PriceHistory history = open_price_history(args->db);
         std::string option, wanted;
-        const auto points = matching(history, *args, option, wanted);
+        const auto points = matching_prices(history, *args, option, wanted);
         const Output& output = args->output;
-        const nlohmann::json json = records(points);
+        const nlohmann::json json = history_records(points);
         if (output.format == Format::json) emit(output, json.dump(2) + "\n");
         else if (output.format == Format::csv)
             emit(output, records_csv(json, {"kind", "provider", "item", "region", "mode", "as_of", "price", "currency",
                                             "import", "source"}));
-        else emit(output, table(points, output));
+        else emit(output, history_table(points, output));
     });
 }
 
