@@ -1,12 +1,14 @@
 // payback catalog gpus|instances|parts|rates|rental [--gpu NAME] [--provider NAME] [--max-price X] [--format table|json|csv] [-o FILE]
 // payback catalog --where: the catalogs' directory in use, and why that one
-// payback catalog import ...: catalog_import_command.cpp; payback catalog update ...: catalog_update_command.cpp
+// payback catalog import ...: catalog_import_command.cpp; payback catalog update ...: catalog_update_command.cpp;
+// payback catalog history ...: catalog_history_command.cpp
 #include <memory>
 #include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "catalog_history_command.hpp"
 #include "catalog_import_command.hpp"
 #include "catalog_update_command.hpp"
 #include "command_common.hpp"
@@ -153,8 +155,10 @@ void add_catalog_command(CLI::App& app) {
                            "payback catalog rates --format csv -o rates.csv", "payback catalog --where"});
     add_catalog_import_command(*command);
     add_catalog_update_command(*command);
+    add_catalog_history_command(*command);
     command->callback([command, args] {
-        if (command->got_subcommand("import") || command->got_subcommand("update")) return;
+        if (command->got_subcommand("import") || command->got_subcommand("update") || command->got_subcommand("history"))
+            return;
         if (args->where) {
             const DataDirectory found = find_data_directory(ShippedData::pricing);
             if (args->output.format == Format::json)

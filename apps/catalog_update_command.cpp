@@ -1,6 +1,6 @@
-// payback catalog update --source skypilot|azure-retail|aws-ec2 [--provider NAME] [--url URL] -o OUT.csv [--json]
-// Fetches a public price file that needs no account and imports it as `catalog import` would. Without a
-// network it fails in one line and writes nothing.
+// payback catalog update --source skypilot|azure-retail|aws-ec2 [--provider NAME] [--url URL] -o OUT.csv [--db FILE] [--json]
+// Fetches a public price file that needs no account and imports it as `catalog import` would (into OUT
+// and the price history). Without a network it fails in one line and writes nothing.
 #include <chrono>
 #include <map>
 #include <memory>
@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "catalog_history_command.hpp"
 #include "catalog_import_command.hpp"
 #include "catalog_update_command.hpp"
 #include "command_common.hpp"
@@ -24,6 +25,7 @@ struct UpdateArgs {
     std::string url;
     ImportOptions options;
     std::string out;
+    std::string db;
     bool json = false;
 };
 
@@ -106,7 +108,10 @@ void add_catalog_update_command(CLI::App& catalog) {
                         "YYYY-MM-DD: when the prices held, where the file does not say (default: today, the day fetched)");
     command->add_option("-o,--output", args->out, "The CSV to write (written only when everything was fetched and read)")
         ->required();
-    command->add_flag("--json", args->json, "Print {format, rows, skipped: [{file, line, reason}], as_of} instead of a summary");
+    command->add_option("--db", args->db, db_option_help);
+    command->add_flag("--json", args->json,
+                      "Print {format, rows, skipped: [{file, line, reason}], as_of, history: {db, import, prices, added}} "
+                      "instead of a summary");
     add_example(*command, {"payback catalog update --source skypilot --provider aws -o aws.csv",
                            "payback catalog update --source azure-retail -o azure.csv --json"});
     command->callback([args] {
@@ -124,7 +129,7 @@ void add_catalog_update_command(CLI::App& catalog) {
             files.push_back(fetch_ec2_gpu_types(args->url.empty() ? ec2_url : args->url, key));
         }
         if (args->options.source.empty()) args->options.source = fmt::format("{} fetched {}", files.front().path, today_utc());
-        run_price_import(args->source, files, args->options, args->out, args->json);
+        run_price_import(args->source, files, args->options, args->out, args->db, args->json);
     });
 }
 

@@ -11,6 +11,7 @@ import csv
 import http.server
 import io
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -28,7 +29,9 @@ def check(condition: bool, what: str) -> None:
 
 
 def payback(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=120)
+    # Every import also appends to the price history: a temporary one, never the user's.
+    env = {**os.environ, "PAYBACK_DB": str(Path(tmp) / "prices.sqlite")}
+    return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=120, env=env)
 
 
 def rows(path: Path) -> list[dict[str, str]]:

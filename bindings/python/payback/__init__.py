@@ -18,7 +18,17 @@ Every result has an HTML view for notebooks; :mod:`payback.plot` draws them. Bad
 from importlib.resources import files as _files
 
 from . import _core, plot
-from .data import Prediction, Profile, bench, catalog, catalog_directory, predict, read_profile, workloads
+from .data import (
+    Prediction,
+    Profile,
+    bench,
+    catalog,
+    catalog_directory,
+    predict,
+    price_history,
+    read_profile,
+    workloads,
+)
 from .errors import InputError
 from .results import Breakeven, Comparison, MonteCarlo, Sweep, Tornado
 from .scenario import Scenario, keys, load, loads, metrics, scenario
@@ -48,6 +58,7 @@ __all__ = [
     "metrics",
     "plot",
     "predict",
+    "price_history",
     "read_profile",
     "scenario",
     "workloads",

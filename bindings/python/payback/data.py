@@ -63,6 +63,37 @@ def catalog(what: str, directory: str | os.PathLike[str] | None = None) -> pd.Da
     return pd.DataFrame(rows)
 
 
+_HISTORY_COLUMNS = ["as_of", "price", "currency", "kind", "provider", "item", "region", "mode", "import", "source"]
+
+
+def price_history(instance: str | None = None, api: str | None = None, gpu: str | None = None,
+                  mode: str | None = None, region: str | None = None,
+                  db: str | os.PathLike[str] | None = None) -> pd.DataFrame:
+    """The dated prices in the price history (``payback catalog history``) of one cloud instance
+    (``instance="aws:p5.48xlarge"``), per-token API model (``api="openai:gpt-4o"``) or GPU
+    (``gpu="RTX 3090"``: its used and rental prices), oldest first within each price, ``mode`` and
+    ``region`` narrowing it. Columns: as_of, price, currency, kind, provider, item, region, mode,
+    import (``"snapshot"`` or the import's format) and source; no rows when the history has none.
+    ``db`` is the SQLite file (default ``$PAYBACK_DB``, else ``~/.local/share/payback/prices.sqlite``),
+    created with the shipped catalogs when absent."""
+    named = [(kind, value) for kind, value in (("instance", instance), ("api", api), ("gpu", gpu)) if value]
+    if len(named) != 1:
+        raise InputError("price_history: name one of instance, api or gpu", "price_history",
+                         message="name one of instance, api or gpu")
+    kind, value = named[0]
+    path = os.fspath(db) if db is not None else ""
+    if kind == "gpu":
+        rows = [row for k in ("used", "rental")
+                for row in _core.market.price_history(k, "", value, region or "", mode or "", path)]
+    else:
+        provider, colon, item = value.partition(":")
+        if not colon or not provider or not item:
+            expected = f"expected PROVIDER:{'INSTANCE' if kind == 'instance' else 'MODEL'}, got \"{value}\""
+            raise InputError(f"{kind}: {expected}", kind, message=expected)
+        rows = _core.market.price_history(kind, provider, item, region or "", mode or "", path)
+    return pd.DataFrame(rows, columns=_HISTORY_COLUMNS)
+
+
 def catalog_directory() -> tuple[str, str]:
     """The pricing catalogs' directory in use and why that one (``payback catalog --where``):
     ``$PAYBACK_PRICING_DIR``, beside the program or module, or this package's own data."""

@@ -6,7 +6,9 @@
 
 #include "convert.hpp"
 #include "payback/base/error.hpp"
+#include "payback/base/data_directory.hpp"
 #include "payback/market/catalog.hpp"
+#include "payback/market/price_history.hpp"
 
 namespace payback::python {
 
@@ -148,6 +150,36 @@ void bind_market(py::module_& m) {
             throw InputError("catalog", 0, "", "expected gpus, instances, parts, rates or rental, got \"" + what + "\"");
         },
         py::arg("what"), py::arg("directory") = "");
+    m.def(
+        "price_history",
+        [](const std::string& kind, const std::string& provider, const std::string& item, const std::string& region,
+           const std::string& mode, const std::string& db) {
+            std::vector<DatedPrice> points;
+            {
+                py::gil_scoped_release release;
+                const PriceHistory history =
+                    PriceHistory::open(db.empty() ? default_price_history_path() : std::filesystem::path(db),
+                                       find_data_directory(ShippedData::pricing).path);
+                points = history.find({kind, provider, item, region, mode});
+            }
+            py::list rows;
+            for (const DatedPrice& p : points) {
+                py::dict r;
+                r["as_of"] = p.as_of;
+                r["price"] = p.price;
+                r["currency"] = p.currency;
+                r["kind"] = p.key.kind;
+                r["provider"] = p.key.provider;
+                r["item"] = p.key.item;
+                r["region"] = p.key.region;
+                r["mode"] = p.key.mode;
+                r["import"] = p.import_format;
+                r["source"] = p.source;
+                rows.append(r);
+            }
+            return rows;
+        },
+        py::arg("kind"), py::arg("provider"), py::arg("item"), py::arg("region"), py::arg("mode"), py::arg("db"));
 }
 
 }  // namespace payback::python

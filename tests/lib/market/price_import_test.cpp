@@ -312,16 +312,18 @@ TEST_CASE("the alias table maps only to gpus.csv names and never twice in one sc
 TEST_CASE("catalog import: OUT.csv only when every file was read, and the --json summary", "[import][cli]") {
     test::TempDir dir;
     const std::string out = (dir.path() / "out.csv").string();
+    const std::string db = " --db " + test::quote((dir.path() / "prices.sqlite").string());
     const std::string good = test::quote(fixtures + "llm-prices_simonw_deepseek.json");
     const std::string bad = dir.write("bad.json", "{\"vendor\": \"x\", \"models\": [\n  {\"id\": \"m\", \"price_history\": [\n"
                                                   "    {\"input\": \"cheap\", \"output\": 1}]}\n]}\n");
     const auto failed = test::run("catalog import --format llm-prices --as-of 2026-08-05 " + good + " " + test::quote(bad) +
-                                  " -o " + test::quote(out));
+                                  " -o " + test::quote(out) + db);
     test::check_bad_input(failed);
     CHECK_THAT(failed.err, Catch::Contains("bad.json:2: input: expected a number"));
     CHECK(!std::filesystem::exists(out));
+    CHECK(!std::filesystem::exists(dir.path() / "prices.sqlite"));  // the history is not touched either
 
-    const auto ok = test::run("catalog import --format llm-prices --as-of 2026-08-05 " + good + " -o " + test::quote(out) + " --json");
+    const auto ok = test::run("catalog import --format llm-prices --as-of 2026-08-05 " + good + " -o " + test::quote(out) + db + " --json");
     INFO(ok.err);
     REQUIRE(ok.code == 0);
     const auto json = nlohmann::json::parse(ok.out);
@@ -334,7 +336,7 @@ TEST_CASE("catalog import: OUT.csv only when every file was read, and the --json
     CHECK(written[0] == "provider,model,input,output,cached_input,context,as_of,source");
 
     const auto epoch = test::run("catalog import --format epoch " + test::quote(fixtures + "epoch_hardware_prices_excerpt.csv") +
-                                 " -o " + test::quote(out) + " --json");
+                                 " -o " + test::quote(out) + db + " --json");
     REQUIRE(epoch.code == 0);
     const auto summary = nlohmann::json::parse(epoch.out);
     REQUIRE(!summary["skipped"].empty());
@@ -347,7 +349,8 @@ TEST_CASE("catalog import refuses a file over 16 MiB before reading it", "[impor
     const std::string big = (dir.path() / "huge.json").string();
     std::filesystem::resize_file(dir.write("huge.json", "["), (std::uintmax_t{16} << 20) + 1);  // sparse: nothing written
     const std::string out = (dir.path() / "out.csv").string();
-    const auto r = test::run("catalog import --format vast-offers --as-of 2024-11-05 " + test::quote(big) + " -o " + test::quote(out));
+    const auto r = test::run("catalog import --format vast-offers --as-of 2024-11-05 " + test::quote(big) + " -o " + test::quote(out) +
+                             " --db " + test::quote((dir.path() / "prices.sqlite").string()));
     test::check_bad_input(r);
     CHECK_THAT(r.err, Catch::Contains("huge.json: the price file is 16.0 MiB, more than the 16 MiB"));
     CHECK(!std::filesystem::exists(out));
