@@ -39,30 +39,48 @@ std::string words(const std::vector<std::string>& list) {
     return out;
 }
 
+// One command's (or subcommand's, keyed "catalog/import") cases in the script.
+struct CommandCases {
+    std::string options, values, positionals;
+};
+
+void add_cases(const CLI::App& command, const std::string& key, CommandCases& cases, std::string& nested) {
+    std::vector<std::string> names{"--help"}, positional_values, subcommands;
+    for (const CLI::App* sub : command.get_subcommands({})) {
+        subcommands.push_back(sub->get_name());
+        nested += fmt::format("{}|", key + "/" + sub->get_name());
+        add_cases(*sub, key + "/" + sub->get_name(), cases, nested);
+    }
+    for (const CLI::Option* option : command.get_options({})) {
+        if (option->get_positional()) {
+            const auto values = choices(*option);
+            positional_values.insert(positional_values.end(), values.begin(), values.end());
+            continue;
+        }
+        std::vector<std::string> spellings;
+        for (const auto& s : option->get_snames()) spellings.push_back("-" + s);
+        for (const auto& l : option->get_lnames()) spellings.push_back("--" + l);
+        for (const auto& s : spellings)
+            if (s != "--help" && s != "-h") names.push_back(s);
+        if (const auto values = choices(*option); !values.empty())
+            for (const auto& s : spellings) cases.values += fmt::format("        {}:{}) values=\"{}\" ;;\n", key, s, words(values));
+    }
+    // A command with subcommands offers their names where it takes a word (catalog: its lists, import, ...).
+    positional_values.insert(positional_values.end(), subcommands.begin(), subcommands.end());
+    if (!positional_values.empty())
+        cases.positionals += fmt::format("        {}) values=\"{}\" ;;\n", key, words(positional_values));
+    cases.options += fmt::format("        {}) options=\"{}\" ;;\n", key, words(names));
+}
+
 std::string bash_script(const CLI::App& root) {
     std::vector<std::string> commands;
-    std::string option_cases, value_cases, positional_cases;
+    CommandCases cases;
+    std::string nested;  // "catalog/import|catalog/update|...|": the subcommands, as a bash case pattern
     for (const CLI::App* command : root.get_subcommands({})) {
-        const std::string name = command->get_name();
-        commands.push_back(name);
-        std::vector<std::string> names{"--help"};
-        for (const CLI::Option* option : command->get_options({})) {
-            if (option->get_positional()) {
-                if (const auto values = choices(*option); !values.empty())
-                    positional_cases += fmt::format("        {}) values=\"{}\" ;;\n", name, words(values));
-                continue;
-            }
-            std::vector<std::string> spellings;
-            for (const auto& s : option->get_snames()) spellings.push_back("-" + s);
-            for (const auto& l : option->get_lnames()) spellings.push_back("--" + l);
-            for (const auto& s : spellings)
-                if (s != "--help" && s != "-h") names.push_back(s);
-            if (const auto values = choices(*option); !values.empty())
-                for (const auto& s : spellings)
-                    value_cases += fmt::format("        {}:{}) values=\"{}\" ;;\n", name, s, words(values));
-        }
-        option_cases += fmt::format("        {}) options=\"{}\" ;;\n", name, words(names));
+        commands.push_back(command->get_name());
+        add_cases(*command, command->get_name(), cases, nested);
     }
+    if (!nested.empty()) nested.pop_back();
     return fmt::format(R"(# bash completion for payback, written by `payback completion bash` from the program's own
 # commands and options. Load it with
 #   source <(payback completion bash)
@@ -72,7 +90,9 @@ _payback() {{
     local command="" word options="" values="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${{COMP_WORDS[i]}}
-        if [[ $word != -* ]]; then command=$word; break; fi
+        [[ $word == -* ]] && continue
+        if [[ -z $command ]]; then command=$word; continue; fi
+        case "$command/$word" in {}) command=$command/$word ;; esac
     done
     COMPREPLY=()
     if [[ -z $command ]]; then
@@ -94,7 +114,7 @@ _payback() {{
 }}
 complete -o default -F _payback payback
 )",
-                       words(commands), value_cases, option_cases, positional_cases);
+                       nested.empty() ? "''" : nested, words(commands), cases.values, cases.options, cases.positionals);
 }
 
 }  // namespace

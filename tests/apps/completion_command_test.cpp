@@ -47,6 +47,11 @@ TEST_CASE("the bash completion completes commands, options and their choices", "
     CHECK(complete(script, "payback compare --format j") == "json");
     CHECK(complete(script, "payback explain --format ''") == "table json");  // explain has no CSV
     CHECK(complete(script, "payback catalog r") == "rates rental");
+    CHECK(complete(script, "payback catalog i") == "instances import");  // a subcommand beside the lists
+    CHECK(complete(script, "payback catalog import --fo") == "--format");
+    CHECK(complete(script, "payback catalog import --format sky") == "skypilot");
+    CHECK(complete(script, "payback catalog update --source a") == "azure-retail aws-ec2");
+    CHECK(complete(script, "payback catalog history --in") == "--instance");
     CHECK(complete(script, "payback init --g") == "--gpu");
     CHECK(complete(script, "payback completion ''") == "bash");
     CHECK(complete(script, "payback compare --set ''").empty());  // a free value: bash offers file names
