@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Time PyTorch training steps on the CPU or a CUDA GPU and print one JSON object: the samples/s of a full step
 (forward, CrossEntropyLoss, zero_grad, backward, SGD lr 0.001 momentum 0.9) on synthetic float32 data
-already in memory. Warm-up first, then --runs timed runs of at least --seconds each; reports the median
+already in memory. gpt-small's samples are sequences of 256 random tokens, its loss the mean next-token
+cross-entropy, its model tools/gpt_fixture.py's (the one the C++ trainer's parity fixture is made with). Warm-up first, then --runs timed runs of at least --seconds each; reports the median
 and the min/max over the runs. Run by perf/training_vs_pytorch.py, one process per measurement, with
 whichever Python has the torch under test.
 """
@@ -21,6 +22,7 @@ import torch.optim as optim
 # The tutorial network is defined once, in the parity fixture's script.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 from torch_fixture import Net as TutorialNet  # noqa: E402
+from gpt_fixture import Gpt  # noqa: E402
 
 
 def mlp():
@@ -28,7 +30,8 @@ def mlp():
                          nn.Linear(1024, 10))
 
 
-WORKLOADS = {"cifar10-tutorial": TutorialNet, "mlp": mlp}
+GPT_SMALL = {"layers": 6, "d_model": 512, "heads": 8, "sequence": 256, "vocab": 8192}
+WORKLOADS = {"cifar10-tutorial": TutorialNet, "mlp": mlp, "gpt-small": lambda: Gpt(**GPT_SMALL)}
 
 
 def blas():
@@ -50,15 +53,24 @@ def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu
     net = WORKLOADS[workload]().to(device)
     criterion = nn.CrossEntropyLoss()
     optimizer = optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
-    images = (torch.rand(batch, 3, 32, 32) * 2 - 1).to(device)
-    labels = torch.randint(0, 10, (batch,)).to(device)
+    if workload == "gpt-small":
+        vocab = GPT_SMALL["vocab"]
+        images = torch.randint(0, vocab, (batch, GPT_SMALL["sequence"])).to(device)  # the tokens
+        labels = torch.randint(0, vocab, (batch * GPT_SMALL["sequence"],)).to(device)  # the next tokens
+
+        def forward(tokens):
+            return net(tokens).reshape(-1, vocab)
+    else:
+        images = (torch.rand(batch, 3, 32, 32) * 2 - 1).to(device)
+        labels = torch.randint(0, 10, (batch,)).to(device)
+        forward = net
     # A GPU step returns before its kernels finish: wait for them before reading the clock, and read it
     # every 20 steps only, so that the steps queue up as they do in payback's CUDA timing.
     synchronize = torch.cuda.synchronize if device == "cuda" else (lambda: None)
     steps_between_clock_reads = 20 if device == "cuda" else 1
 
     def step():
-        loss = criterion(net(images), labels)
+        loss = criterion(forward(images), labels)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()

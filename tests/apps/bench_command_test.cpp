@@ -121,3 +121,47 @@ TEST_CASE("payback bench refuses a bad llm-decode format, shape or context with 
     CHECK(run("bench --device cpu --workload llm-decode --context 0").code == 2);
     CHECK(run("bench --device cpu --workload llm-decode --batch 0").code == 2);
 }
+
+TEST_CASE("payback bench --workload gpt-small measures sequences and tokens per second in fp32", "[cli][bench][gpt]") {
+    TempDir dir;
+    const std::string out = (dir.path() / "profile.json").string();
+    const auto r = run("bench --device all --workload gpt-small --batch 1 --threads 2 --repeats 1 --seconds 0.001 "
+                       "--json --out " + quote(out));
+    REQUIRE(r.code == 0);
+    const json j = json::parse(r.out);
+    REQUIRE(j["results"].size() == 1);
+    const json& result = j["results"][0];
+    CHECK(result["workload"] == "gpt-small");
+    CHECK(result["device"] == "cpu");
+    CHECK(result["precision"] == "fp32");
+    CHECK(result["batch"] == 1);
+    CHECK(result["samples_per_second"].get<double>() > 0);
+    // A sample is a sequence of 256 tokens; GFLOP/s count 37,849,399,296 FLOPs a sequence.
+    CHECK(result["tokens_per_second"].get<double>() == Approx(256 * result["samples_per_second"].get<double>()));
+    CHECK(result["gflops"].get<double>() == Approx(37.849399296 * result["samples_per_second"].get<double>()));
+    CHECK_FALSE(result.contains("quant"));
+    // No CUDA path yet: the GPU is skipped, with or without one.
+    REQUIRE(j["skipped"].size() == 1);
+    const payback::CalibrationProfile profile = payback::read_profile(out);
+    REQUIRE(profile.results.size() == 1);
+    CHECK(profile.results[0].workload == "gpt-small");
+    CHECK(profile.results[0].precision == "fp32");
+    CHECK(profile.results[0].tokens_per_second == result["tokens_per_second"].get<double>());
+}
+
+TEST_CASE("payback bench refuses bf16 or fp16 on the CPU, and a precision for another workload, naming --precision",
+          "[cli][bench][gpt][errors]") {
+    for (const std::string device : {"cpu", "all"}) {
+        const auto bf16 = run("bench --device " + device + " --workload gpt-small --precision bf16");
+        CHECK(bf16.code == 2);
+        CHECK(bf16.out.empty());
+        CHECK(bf16.err == "payback: --precision: gpt-small on the CPU runs fp32 only, got \"bf16\" (bf16 and fp16 are "
+                          "for CUDA: --device cuda)\n");
+    }
+    const auto other = run("bench --device cpu --workload mlp --precision fp16");
+    CHECK(other.code == 2);
+    CHECK(other.err == "payback: --precision: only gpt-small takes a precision; mlp trains in fp32\n");
+    const auto unknown = run("bench --device cpu --workload gpt-small --precision fp8");
+    CHECK(unknown.code == 2);
+    CHECK_THAT(unknown.err, Catch::Contains("--precision"));
+}

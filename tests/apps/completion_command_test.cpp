@@ -43,6 +43,7 @@ TEST_CASE("the bash completion completes commands, options and their choices", "
     CHECK(complete(script, "payback --v") == "--version");
     CHECK(complete(script, "payback bench --dev") == "--device");
     CHECK(complete(script, "payback bench --device c") == "cpu cuda");
+    CHECK(complete(script, "payback bench --precision f") == "fp32 fp16");
     CHECK(complete(script, "payback compare scenarios/x.toml --fo") == "--format");
     CHECK(complete(script, "payback compare --format j") == "json");
     CHECK(complete(script, "payback explain --format ''") == "table json");  // explain has no CSV

@@ -8,11 +8,13 @@
 
 #include <fmt/format.h>
 
+#include "payback/base/error.hpp"
 #include "payback/base/isa.hpp"
 #include "payback/bench/cpu_trainer.hpp"
 #include "payback/bench/cuda_trainer.hpp"
 #include "payback/bench/data.hpp"
 #include "payback/bench/energy.hpp"
+#include "payback/bench/gpt_trainer.hpp"
 #include "payback/bench/llm_decoder.hpp"
 #include "payback/workload/network.hpp"
 
@@ -131,10 +133,62 @@ BenchResult run_llm_benchmark(const BenchConfig& config) {
     return result;
 }
 
+BenchResult run_gpt_benchmark(const BenchConfig& config) {
+    const auto say = [&](const std::string& line) {
+        if (config.progress) config.progress(line);
+    };
+    if (config.device != "cpu") throw std::runtime_error("gpt-small runs on the CPU only (no CUDA path yet)");
+    if (config.precision != "fp32")
+        throw InputError("", 0, "precision",
+                         fmt::format("gpt-small on the CPU runs fp32 only, got \"{}\" (bf16 and fp16 are for CUDA)",
+                                     config.precision));
+    const GptConfig gpt = gpt_small_config();
+    const std::string label = fmt::format("cpu gpt-small fp32 batch {} threads {}", config.batch, config.threads);
+    say(label + ": making the model");
+    std::unique_ptr<GptTrainer> trainer =
+        make_gpt_trainer(gpt, gpt_default_parameters(gpt, config.seed), config.batch, config.threads);
+    std::vector<TokenBatch> pool;
+    for (int i = 0; i < pool_size; ++i)
+        pool.push_back(synthetic_token_batch(gpt, config.batch, config.seed + static_cast<std::uint64_t>(i)));
+
+    say(label + ": warming up");
+    const int steps_per_repeat = size_repeats(config, [&](int steps) { return trainer->timed_steps(pool, steps); });
+    std::unique_ptr<EnergyMeter> meter = make_rapl_meter();
+    if (meter->available()) meter->start();
+    std::vector<double> rates;
+    for (int r = 0; r < config.repeats; ++r) {
+        rates.push_back(static_cast<double>(steps_per_repeat) * config.batch / trainer->timed_steps(pool, steps_per_repeat));
+        say(fmt::format("{}: run {}/{}: {:.2f} sequences/s", label, r + 1, config.repeats, rates.back()));
+    }
+    const std::optional<double> joules = meter->available() ? meter->stop() : std::nullopt;
+
+    BenchResult result;
+    result.device = "cpu";
+    result.device_name = cpu_model_name();
+    result.workload = gpt_small_workload;
+    result.batch = config.batch;
+    result.threads = config.threads;
+    result.samples_per_second = median(rates);
+    result.samples_per_second_min = *std::min_element(rates.begin(), rates.end());
+    result.samples_per_second_max = *std::max_element(rates.begin(), rates.end());
+    result.repeats = config.repeats;
+    result.isa = active_isa();
+    result.gflops = result.samples_per_second * gpt_flops_per_sequence(gpt) / 1e9;
+    result.precision = "fp32";
+    result.tokens_per_second = result.samples_per_second * gpt.sequence;
+    const double samples = static_cast<double>(config.repeats) * steps_per_repeat * config.batch;
+    if (joules) result.joules_per_sample = *joules / samples;
+    result.energy_source = meter->available()
+                               ? (joules ? meter->describe() : meter->describe() + ": the counter did not advance")
+                               : "unavailable: " + meter->unavailable_reason();
+    return result;
+}
+
 }  // namespace
 
 BenchResult run_benchmark(const BenchConfig& config) {
     if (config.workload == llm_decode_workload) return run_llm_benchmark(config);
+    if (config.workload == gpt_small_workload) return run_gpt_benchmark(config);
     const Workload& workload = find_workload(config.workload);
     const auto say = [&](const std::string& line) {
         if (config.progress) config.progress(line);

@@ -67,7 +67,7 @@ public:
     }
 
     std::string one_of(const char* key, std::initializer_list<const char*> allowed) const {
-        std::string value = text(key);
+        std::string value = text(key);  // not const, so that the return moves it
         for (const char* a : allowed)
             if (value == a) return value;
         throw error(key, fmt::format("expected one of {}, got \"{}\"", fmt::join(allowed, ", "), value));
@@ -156,7 +156,11 @@ std::string to_json(const CalibrationProfile& profile) {
                            {"energy_source", r.energy_source},
                            {"isa", r.isa},
                            {"precision", r.precision}});
-        if (r.quant.empty()) continue;
+        if (r.quant.empty()) {
+            // A transformer training workload (gpt-small) gives its tokens too: sequences × sequence length.
+            if (r.tokens_per_second) results.back()["tokens_per_second"] = *r.tokens_per_second;
+            continue;
+        }
         json& llm = results.back();
         llm["quant"] = r.quant;
         llm["context"] = r.context;

@@ -76,6 +76,14 @@ TEST_CASE("an llm-decode result keeps its precision, format, context and token r
     CHECK_FALSE(back.results[1].tokens_per_second);
     CHECK(to_json(back) == text);
 
+    CalibrationProfile gpt = profile_of({result("cpu", "Intel Xeon", "gpt-small", 8, 2.5)});
+    gpt.results[0].tokens_per_second = 2.5 * 256;  // a sample is a sequence of 256 tokens
+    const CalibrationProfile gpt_back = parse_profile(to_json(gpt), "profile.json");
+    CHECK(gpt_back.results[0].tokens_per_second == 640.0);
+    CHECK(gpt_back.results[0].precision == "fp32");
+    CHECK(gpt_back.results[0].quant.empty());
+    CHECK(to_json(gpt_back) == to_json(gpt));
+
     auto key_of_bad = [](const std::string& fields) {
         return input_error([&] {
                    parse_profile(R"({"results": [{"device": "cpu", "device_name": "x", "workload": "llm-decode",

@@ -13,7 +13,7 @@ namespace payback::bench {
 
 struct BenchConfig {
     std::string device = "cpu";   ///< "cpu" or "cuda"
-    std::string workload = "cifar10-tutorial";  ///< a training network, or llm_decode_workload
+    std::string workload = "cifar10-tutorial";  ///< a training network, gpt_small_workload or llm_decode_workload
     int batch = 256;              ///< llm-decode: the sequences decoded together
     int threads = 1;              ///< CPU threads; ignored on a GPU
     int repeats = 7;              ///< timed runs; the result is their median
@@ -22,6 +22,7 @@ struct BenchConfig {
     std::uint64_t seed = 1;
     std::string data_file;        ///< a CIFAR-10 binary file; empty: synthetic batches from `seed`
     std::function<void(const std::string&)> progress;  ///< one line at a time, for stderr
+    std::string precision = "fp32";  ///< gpt-small: the arithmetic; the CPU runs fp32 only
     // llm-decode only:
     LlmConfig llm = default_llm_config();
     Quant quant = Quant::q4_0;
@@ -31,8 +32,12 @@ struct BenchConfig {
 /// The workload name of token-by-token generation (llm_decoder.hpp), beside the training networks.
 inline constexpr const char* llm_decode_workload = "llm-decode";
 
-/// Measures `config`; throws InputError for an unknown workload or unreadable data file and
-/// std::runtime_error when the device is unavailable (llm-decode runs on the CPU only).
+/// Measures `config`; throws InputError for an unknown workload or unreadable data file, or a precision
+/// other than fp32 on the CPU, and std::runtime_error when the device is unavailable (llm-decode and
+/// gpt-small run on the CPU only).
+///
+/// gpt-small: each timed step trains `batch` sequences of 256 tokens (gpt_trainer.hpp); samples are
+/// sequences and tokens_per_second is samples × 256.
 ///
 /// llm-decode: each timed decode step generates one token for each of `batch` sequences whose caches
 /// hold `context` positions (random keys and values: the speed does not depend on them), so that every
