@@ -163,7 +163,11 @@ std::string tokens_text(const Scenario& s, const Comparison& c, const Style& sty
         for (const OptionResult& o : c.options) cells.push_back(text_cell(*m, metric_value(*m, o)));
         table.add(std::string(m->header), std::move(cells));
     }
-    return out + table.render(style, width);
+    out += table.render(style, width);
+    for (const OptionResult& o : c.options)
+        if (o.tokens && !o.tokens->tokens_per_second_origin.empty())
+            out += wrapped("Throughput: " + o.name + " " + o.tokens->tokens_per_second_origin);
+    return out;
 }
 
 std::string text_report(const Scenario& s, const Comparison& c, const Style& style, std::size_t width) {

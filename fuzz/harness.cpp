@@ -38,7 +38,8 @@ const std::string scenario_source = PAYBACK_SOURCE_DIR "/scenarios/fuzz.toml";
 const std::string pricing = PAYBACK_SOURCE_DIR "/pricing";
 const std::vector<std::string> catalog_files = {"gpus.csv",           "cloud-instances.csv",    "parts.csv",
                                                 "electricity-prices.csv", "rental-markets.csv", "rental-discounts.csv",
-                                                "grid-carbon.csv",    "cloud-regions.csv",      "used-gpu-prices.csv"};
+                                                "grid-carbon.csv",    "cloud-regions.csv",      "used-gpu-prices.csv",
+                                                "api-prices.csv"};
 
 void check_comparison(const Scenario& s) {
     Comparison c;
@@ -217,6 +218,7 @@ void catalog(std::string_view data) {
             require(&c.cloud_regions().find(r.provider, r.region) == &r, "a loaded cloud region is found");
         for (const PriceSchedule& s : c.used_prices().schedules())
             require(&c.used_prices().schedule(s.item) == &s && !s.points.empty(), "a loaded item has its prices");
+        for (const ApiPriceRow& a : c.api_prices()) require(&c.api_price(a.key()) == &a, "a loaded API row is found");
     } catch (const InputError&) {
     }
 }

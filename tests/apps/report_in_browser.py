@@ -2,8 +2,8 @@
 """`payback report` in a real browser: Debian's headless Chromium loads each page from disk.
 
 For each scenario: the page loads without console errors, the key numbers in it are those of
-`payback compare --json` (and `payback montecarlo --json` with [uncertainty]) for the same
-scenario, and a screenshot is not blank. Each check is first run on a page made to fail it, so a
+`payback compare --json` (and `payback montecarlo --json` with [uncertainty], `payback breakeven
+--json` for a token scenario's break-even volumes) for the same scenario, and a screenshot is not blank. Each check is first run on a page made to fail it, so a
 check that cannot fail is caught. Standard library only.
 
 Usage: report_in_browser.py PAYBACK_BINARY SOURCE_DIR
@@ -22,7 +22,8 @@ import tempfile
 import time
 import zlib
 
-SCENARIOS = ["venus-2019-uncertain.toml", "venus-2019.toml"]
+SCENARIOS = ["venus-2019-uncertain.toml", "venus-2019.toml", "llm-4090-vs-api.toml"]
+TOKENS_KEY = "workload.tokens.output_tokens_per_month"
 SAMPLES = 10000  # the report's default, so the Monte Carlo figures match `montecarlo --samples 10000`
 WINDOW = "1000,1600"  # CSS pixels: the answer, the options and the first chart
 SCALE = "0.5"  # screenshots at half resolution: 500 × 800 pixels, quick to decode in pure Python
@@ -170,6 +171,20 @@ class Checks:
                         f"{key}: the page shows {text}, payback says {value * scale}")
 
 
+def check_token_numbers(checks, figures, compare, breakevens):
+    """A token scenario's cost per million tokens, and its break-even volumes (shown in millions)
+    as `payback breakeven --for workload.tokens.output_tokens_per_month --against NAME` solves them."""
+    for option in compare["options"]:
+        checks.number(figures, ("cost_per_million_tokens", option["name"], ""),
+                      option["tokens"]["cost_per_million_tokens"], 3)
+    for cloud, value in breakevens.items():
+        if value is None:
+            checks.expect(("breakeven_output_tokens_per_month", cloud, "") not in figures,
+                          f"{cloud}: a break-even volume shown where breakeven finds none")
+        else:
+            checks.number(figures, ("breakeven_output_tokens_per_month", cloud, ""), value, 2, 1e-6)
+
+
 def check_numbers(checks, figures, text, compare, montecarlo):
     for option in compare["options"]:
         checks.number(figures, ("total_cost", option["name"], ""), option["total_cost"], 0)
@@ -192,8 +207,11 @@ def check_numbers(checks, figures, text, compare, montecarlo):
     checks.expect(compare["verdict"] in " ".join("".join(text).split()), "the verdict is not in the page")
     if montecarlo is None:
         return
-    for cloud, share in montecarlo["probability_build_wins"].items():
-        checks.number(figures, ("probability_build_wins", cloud, ""), share, 1, 100.0)
+    # The answer shows the chance against the cloud option it is about (the only one in a one-cloud scenario).
+    shown = [cloud for cloud in montecarlo["probability_build_wins"] if ("probability_build_wins", cloud, "") in figures]
+    checks.expect(len(shown) == 1, f"probability_build_wins shown for {shown}, expected one cloud option")
+    for cloud in shown:
+        checks.number(figures, ("probability_build_wins", cloud, ""), montecarlo["probability_build_wins"][cloud], 1, 100.0)
     for m in montecarlo["metrics"]:
         for p in ("p10", "p50", "p90"):
             if m[p] is not None:
@@ -233,7 +251,9 @@ def main():
             seconds = time.perf_counter() - start
             print(f"{name}: report in {seconds:.2f} s, {page.stat().st_size / 1024:.0f} KiB")
             compare = json.loads(run_payback(binary, "compare", scenario, "--json", cwd=source))
-            uncertain = "uncertain" in name
+            text = pathlib.Path(source, scenario).read_text()
+            uncertain = "[uncertainty]" in text
+            tokens = "tokens = {" in text
             montecarlo = (json.loads(run_payback(binary, "montecarlo", scenario, "--json", "--samples",
                                                  str(SAMPLES), "--seed", "1", cwd=source))
                           if uncertain else None)
@@ -245,7 +265,15 @@ def main():
             parsed.feed(dom)
             checks.expect(len(parsed.figures) > 10, f"{name}: only {len(parsed.figures)} key figures in the DOM")
             check_numbers(checks, parsed.figures, parsed.text, compare, montecarlo)
-            checks.expect(dom.count("<svg") == (5 if uncertain else 3), f"{name}: {dom.count('<svg')} charts")
+            if tokens:
+                breakevens = {o["name"]: json.loads(run_payback(binary, "breakeven", scenario, "--for", TOKENS_KEY,
+                                                                "--against", o["name"], "--json", cwd=source))["value"]
+                              for o in compare["options"] if o["kind"] != "diy"}
+                check_token_numbers(checks, parsed.figures, compare, breakevens)
+            # The cumulative cost, the breakdown and the break-even chart; a token scenario's cost per
+            # million tokens; the histogram and the tornado with [uncertainty].
+            charts = 3 + (1 if tokens else 0) + (2 if uncertain else 0)
+            checks.expect(dom.count("<svg") == charts, f"{name}: {dom.count('<svg')} charts, expected {charts}")
 
             shot = os.path.join(tmp, name.replace(".toml", ".png"))
             chromium(browser, profile, f"--screenshot={shot}", f"--window-size={WINDOW}", f"--force-device-scale-factor={SCALE}",

@@ -49,7 +49,7 @@ std::vector<Input> inputs_of(const std::string& target) {
     if (target == "catalog") {  // the first byte picks the file (harness.hpp)
         const char* files[] = {"gpus.csv",        "cloud-instances.csv", "parts.csv",          "electricity-prices.csv",
                                "rental-markets.csv", "rental-discounts.csv", "grid-carbon.csv", "cloud-regions.csv",
-                               "used-gpu-prices.csv"};
+                               "used-gpu-prices.csv", "api-prices.csv"};
         const auto bare_table = static_cast<char>(std::size(files));  // past the catalog files: a bare CSV table
         for (char pick = 0; pick < bare_table; ++pick) {
             std::string bytes(1, pick);

@@ -123,6 +123,7 @@ class TokenMetrics(TypedDict):
 
     tokens_per_second: float | None
     prefill_tokens_per_second: float | None
+    tokens_per_second_origin: str
     serving_hours_per_month: float | None
     cost_per_million_tokens: float
     cost_per_million_input_tokens: float | None

@@ -154,6 +154,101 @@ std::string options_tables(const ReportData& d) {
     return section("options", "The options", out);
 }
 
+// With [workload] tokens: each option's rates, cost per million tokens and energy per token, as a
+// table and as bars.
+std::string tokens_section(const ReportData& d) {
+    const Scenario& s = d.scenario;
+    if (!s.tokens) return "";
+    const TokenWorkload& t = *s.tokens;
+    std::string out = fmt::format("<p>Serving {} at {}: {} input and {} output tokens a month, {:.0f} % of the input "
+                                  "cached, {} at once, {} tokens of context.</p>\n",
+                                  e(t.model), e(t.quant), format_amount(t.volume.input_per_month),
+                                  format_amount(t.volume.output_per_month), t.volume.cached_input_share * 100.0,
+                                  t.concurrency, t.context);
+    svg::StackedBarChart chart;
+    chart.frame = Frame{"tokens", "Cost per million tokens of each option", "",
+                        s.currency + " per million tokens (input and output)"};
+    chart.net_decimals = 3;
+    Series bars{"cost per million tokens", {}, {}};
+    std::string table = fmt::format(
+        "<table>\n<thead><tr><th>Option</th><th>Kind</th><th class=\"n\">Per million tokens ({0})</th>"
+        "<th class=\"n\">Per million input</th><th class=\"n\">Per million output</th>"
+        "<th class=\"n\">Decode (tokens/s)</th><th class=\"n\">Prefill (tokens/s)</th>"
+        "<th class=\"n\">Serving (h/month)</th><th class=\"n\">J/token</th>"
+        "<th class=\"n\">CO<sub>2</sub> (g/Mtok)</th></tr></thead>\n<tbody>\n",
+        e(s.currency));
+    std::string origins;
+    for (const OptionResult& o : d.comparison.options) {
+        if (!o.tokens) continue;
+        const TokenCosts& c = *o.tokens;
+        chart.categories.push_back(o.name);
+        bars.y.push_back(c.cost_per_million_tokens);
+        table += "<tr><td>" + e(o.name) + "</td><td>" + to_string(o.kind) + "</td>" +
+                 number_cell(figure("cost_per_million_tokens", format_amount(c.cost_per_million_tokens, 3), o.name)) +
+                 number_cell(optional_amount(c.cost_per_million_input_tokens, 3)) +
+                 number_cell(optional_amount(c.cost_per_million_output_tokens, 3)) +
+                 number_cell(optional_amount(c.tokens_per_second, 1)) +
+                 number_cell(optional_amount(c.prefill_tokens_per_second, 0)) +
+                 number_cell(optional_amount(c.serving_hours_per_month, 1)) +
+                 number_cell(optional_amount(c.joules_per_token, 2)) +
+                 number_cell(optional_amount(c.co2_g_per_million_tokens, 1)) + "</tr>\n";
+        if (!c.tokens_per_second_origin.empty())
+            origins += "<li>" + e(o.name) + ": " + e(c.tokens_per_second_origin) + "</li>\n";
+    }
+    chart.stacks.push_back(std::move(bars));
+    table += "</tbody>\n</table>\n";
+    if (!origins.empty()) table += "<p class=\"note\">Where the rates come from:</p>\n<ul class=\"note\">\n" + origins + "</ul>\n";
+    return section("tokens", "Cost per million tokens",
+                   out +
+                       chart_figure(svg::render(chart),
+                                    fmt::format("Each option's total cost over the {} months (net of resale) over every "
+                                                "token it serves in them, input and output together.",
+                                                s.horizon_months)) +
+                       table);
+}
+
+// With [workload] tokens: each option's present-value cost a month against the output tokens a month,
+// the crossings from the break-even solver.
+std::string token_breakeven_chart(const ReportData& d) {
+    const Scenario& s = d.scenario;
+    const TokenVolumeSweep& t = *d.token_volume;
+    svg::LineChart chart;
+    chart.frame = Frame{"token-breakeven", "Cost a month of each option by output tokens a month",
+                        "output tokens a month (millions)",
+                        "present value of cost a month (" + s.currency + ")"};
+    std::vector<double> millions;
+    for (double x : t.output_tokens) millions.push_back(x / 1e6);
+    for (std::size_t k = 0; k < t.options.size(); ++k) chart.series.push_back({t.options[k], millions, t.cost_per_month[k]});
+    const double now = s.tokens->volume.output_per_month / 1e6;
+    chart.rules.push_back({now, "now: " + format_amount(now, now == std::round(now) ? 0 : 1) + " M"});
+    std::string list;
+    for (std::size_t k = 0; k < t.breakeven.size(); ++k) {
+        const std::string& cloud = t.options[k + 1];
+        if (!t.breakeven[k]) {
+            list += "<li>against " + e(cloud) + ": no crossing in the range the rig can serve</li>\n";
+            continue;
+        }
+        const double x = *t.breakeven[k];
+        // On the rig's line, between the sweep's points around the crossing.
+        const auto& xs = t.output_tokens;
+        const auto& ys = t.cost_per_month.front();
+        const auto above = std::upper_bound(xs.begin(), xs.end(), x);
+        const std::size_t i = std::clamp<std::size_t>(static_cast<std::size_t>(above - xs.begin()), 1, xs.size() - 1);
+        const double y = ys[i - 1] + (ys[i] - ys[i - 1]) * (x - xs[i - 1]) / (xs[i] - xs[i - 1]);
+        if (x <= xs.back()) chart.points.push_back({x / 1e6, y, fmt::format("{} M", format_amount(x / 1e6, 1))});
+        list += "<li>against " + e(cloud) + ": " +
+                figure("breakeven_output_tokens_per_month", format_amount(x / 1e6, 2), cloud) +
+                " million output tokens a month</li>\n";
+    }
+    return section("breakeven", "Break-even token volume",
+                   chart_figure(svg::render(chart),
+                                "What a month costs on each option in present value (its NPV of cost over the months "
+                                "of the horizon) as the output tokens a month change, the input as it is; the "
+                                "circles are where the rig's line crosses a cloud option's (payback breakeven --for "
+                                "workload.tokens.output_tokens_per_month --against NAME).") +
+                       "<ul>\n" + list + "</ul>\n");
+}
+
 std::string cumulative_chart(const ReportData& d) {
     const Scenario& s = d.scenario;
     const Comparison& c = d.comparison;
@@ -219,6 +314,7 @@ std::string breakdown_chart(const ReportData& d) {
 
 std::string breakeven_chart(const ReportData& d) {
     const Scenario& s = d.scenario;
+    if (d.token_volume) return token_breakeven_chart(d);
     if (!d.hours) return section("breakeven", "Break-even workload", "<p class=\"note\">" + e(d.hours_note) + "</p>\n");
     svg::LineChart chart;
     chart.frame = Frame{"breakeven", "NPV savings of building against each cloud option by monthly workload",
@@ -371,7 +467,7 @@ std::string html_report(const ReportData& d) {
                        e(s.source), s.horizon_months, fmt::format("{:.4g}", units::in_hours(s.training_per_month)),
                        s.discount_rate * 100.0, e(s.currency),
                        s.perspective == Perspective::business ? ", business (after tax)" : "");
-    out += answer(d) + options_tables(d) + cumulative_chart(d) + breakdown_chart(d) + breakeven_chart(d) +
+    out += answer(d) + options_tables(d) + tokens_section(d) + cumulative_chart(d) + breakdown_chart(d) + breakeven_chart(d) +
            uncertainty_section(d) + hardware_section(d) + assumptions_section(d);
     out += "<footer class=\"note\"><p>Made by payback from the scenario and the catalogs it names; the "
            "numbers are those of <code>payback compare</code> on the same scenario.</p></footer>\n</body>\n</html>\n";

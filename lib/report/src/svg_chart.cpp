@@ -357,7 +357,7 @@ std::string render(const StackedBarChart& c) {
         out += fmt::format("<line class=\"net\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#000\" "
                            "stroke-width=\"2.5\"/>\n",
                            px(centre - bar / 2.0 - 6.0), px(y(net)), px(centre + bar / 2.0 + 6.0), px(y(net)));
-        out += text(centre, y(top) - 6.0, "net " + format_amount(net), "middle", " font-weight=\"bold\"");
+        out += text(centre, y(top) - 6.0, "net " + format_amount(net, c.net_decimals), "middle", " font-weight=\"bold\"");
         const auto lines = wrap(c.categories[k], columns);
         for (std::size_t l = 0; l < lines.size(); ++l)
             out += text(centre, a.bottom + 18.0 + 14.0 * static_cast<double>(l), lines[l]);

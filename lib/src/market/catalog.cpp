@@ -77,6 +77,14 @@ public:
         if (!parse_calendar_date(o.as_of)) throw table_.error(row_, "as_of", "expected a date YYYY-MM-DD, got \"" + o.as_of + "\"");
         return o;
     }
+    // As origin(), for a file whose sources are dated by the month ("2025-11") where no day is given.
+    RowOrigin origin_dated_by_month() const {
+        RowOrigin o{table_.path(), table_.line_of(row_), required("as_of"), required("source")};
+        if (!parse_date(o.as_of))
+            throw table_.error(row_, "as_of", "expected a date YYYY-MM-DD or YYYY-MM, got \"" + o.as_of + "\"");
+        return o;
+    }
+
     InputError error(std::string_view column, const std::string& message) const {
         return table_.error(row_, column, message);
     }
@@ -85,6 +93,11 @@ private:
     const CsvTable& table_;
     std::size_t row_;
 };
+
+// No list price per million tokens reaches this; a larger one is per thousand, or a typo.
+constexpr double max_price_per_million_tokens = 10'000.0;
+// Longer than any model's context today (10^6 tokens): a larger one is a typo.
+constexpr double max_context_tokens = 1e9;
 
 // The families the predictor fits its achievable fractions for (workload/predictor.hpp).
 const std::vector<std::string> gpu_architectures = {"pascal", "volta",  "turing",   "ampere",   "ampere-datacenter",
@@ -276,6 +289,21 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
             return d;
         },
         [](const RentalDiscount& d) { return d.market + ":" + std::to_string(d.months); });
+    c.api_prices_ = load_file<ApiPriceRow>(
+        dir, text_of, "api-prices.csv",
+        {"provider", "model", "input", "output", "cached_input", "context", "as_of", "source"},
+        [](const Row& row) {
+            ApiPriceRow a;
+            a.provider = row.required("provider");
+            a.model = row.required("model");
+            a.input_per_million = row.required_number("input", 0, max_price_per_million_tokens);
+            a.output_per_million = row.required_number("output", 0, max_price_per_million_tokens);
+            a.cached_input_per_million = row.number("cached_input", 0, max_price_per_million_tokens);
+            a.context_tokens = row.whole_number("context", 1, max_context_tokens);
+            a.origin = row.origin_dated_by_month();
+            return a;
+        },
+        [](const ApiPriceRow& a) { return a.key(); });
     const auto path_of = [&](const std::string& name) { return (dir / name).string(); };
     c.grid_carbon_ = GridCarbonTable::parse(text_of("grid-carbon.csv"), path_of("grid-carbon.csv"));
     c.cloud_regions_ = CloudRegionTable::parse(text_of("cloud-regions.csv"), path_of("cloud-regions.csv"));
@@ -290,6 +318,19 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
 const Catalog& Catalog::shipped() {
     static const Catalog catalog = load(find_data_directory(ShippedData::pricing).path.string());
     return catalog;
+}
+
+const ApiPriceRow& Catalog::api_price(const std::string& provider_and_model) const {
+    std::vector<std::string> keys;
+    for (const ApiPriceRow& row : api_prices_) {
+        if (row.key() == provider_and_model) return row;
+        keys.push_back(row.key());
+    }
+    const std::string hint = detail::closest_match(provider_and_model, keys);
+    throw InputError("pricing", 0, "api",
+                     fmt::format("no API row \"{}\" in pricing/api-prices.csv{}", provider_and_model,
+                                 hint.empty() ? "; rows are written PROVIDER:MODEL, as in the file"
+                                              : "; did you mean \"" + hint + "\"?"));
 }
 
 const GpuSpec& Catalog::gpu(const std::string& name) const {

@@ -216,6 +216,7 @@ void add_token_costs(Comparison& c, const Scenario& s) {
             option.tokens = token_costs(option, volume, s.horizon_months, input_share_of_serving(volume, rates));
             option.tokens->tokens_per_second = rates.decode;
             option.tokens->prefill_tokens_per_second = rates.prefill;
+            option.tokens->tokens_per_second_origin = rates.origin;
             option.tokens->serving_hours_per_month = s.serving_hours_per_month;
             const ServingEnergy e =
                 serving_energy(volume, s.serving_hours_per_month, rig_wall_watts, s.grid_co2_kg_per_kwh);
@@ -234,6 +235,7 @@ void add_token_costs(Comparison& c, const Scenario& s) {
         option.tokens = token_costs(option, volume, s.horizon_months, input_share_of_serving(volume, rates));
         option.tokens->tokens_per_second = rates.decode;
         option.tokens->prefill_tokens_per_second = rates.prefill;
+        option.tokens->tokens_per_second_origin = rates.origin;
         const double hours = serving_hours_per_month(volume, rates);
         option.tokens->serving_hours_per_month = hours;
         const ServingEnergy e = serving_energy(volume, hours, units::in_watts(o.power) * o.pue, o.co2_kg_per_kwh);

@@ -119,8 +119,9 @@ std::vector<ScenarioKey> table() {
          "115 (the 80 PLUS curves of North America) or 230."},
         {"rig.schedule", K::texts, "", {}, {}, "", "rig",
          "The week's usage as rules (\"weekdays 09-17 training\"): see docs/hardware.md."},
-        {"rig.tokens_per_second", K::table, "", {}, {}, "", "rig",
-         "Serving workload.tokens: the rig's aggregate rates at the workload's concurrency."},
+        {"rig.tokens_per_second", K::table, "", {}, {}, "predicted", "rig",
+         "Serving workload.tokens: the rig's aggregate rates at the workload's concurrency; by default "
+         "predicted for its catalog GPUs (docs/inference.md)."},
         {"rig.tokens_per_second.prefill", K::number, "tokens/s", positive(), {}, "", "rig", "Input tokens read a second."},
         {"rig.tokens_per_second.decode", K::number, "tokens/s", positive(), {}, "", "rig",
          "Output tokens written a second."},
@@ -298,8 +299,9 @@ std::vector<ScenarioKey> table() {
          "The data centre's power usage effectiveness."},
         {"cloud[].co2_kg_per_kwh", K::number, "kg/kWh", between(0.0, 2.0), {}, "the region's, else 0", "cloud",
          "The data centre's grid."},
-        {"cloud[].tokens_per_second", K::table, "", {}, {}, "", "cloud",
-         "Serving workload.tokens: the instance's aggregate rates; its serving hours are billed."},
+        {"cloud[].tokens_per_second", K::table, "", {}, {}, "predicted", "cloud",
+         "Serving workload.tokens: the instance's aggregate rates; its serving hours are billed. By default "
+         "predicted for a catalog instance's GPUs."},
         {"cloud[].tokens_per_second.prefill", K::number, "tokens/s", positive(), {}, "", "cloud",
          "Input tokens read a second."},
         {"cloud[].tokens_per_second.decode", K::number, "tokens/s", positive(), {}, "", "cloud",

@@ -145,7 +145,6 @@ std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& 
             if (in.contains("per_gpu_speedup")) cloud.per_gpu_speedup = in.number("per_gpu_speedup");
         }
         calibrate_cloud(in, job, cloud);
-        read_cloud_serving(in, tokens, cloud);
         if (!cloud.instance.empty() && !cloud.per_gpu_speedup && !in.contains("speedup"))
             throw in.error("speedup", "missing required key: the GPU catalog has no throughput ratio between the rig's "
                                       "GPU and this instance's (give the rig's GPU as gpu = \"...\", or speedup)");
@@ -153,6 +152,7 @@ std::vector<CloudOption> read_clouds(const TomlReader& root, const ReadContext& 
         cloud.interconnect_gb_per_s =
             in.number_or("interconnect_gb_per_s",
                          cloud.interconnect_gb_per_s > 0 ? cloud.interconnect_gb_per_s : pcie_gb_per_s(4, 16));
+        read_cloud_serving(in, tokens, cloud);  // after gpus and interconnect_gb_per_s: a prediction uses them
         cloud.speedup = in.number_or("speedup");
         cloud.escalation = in.number_or("escalation");
         cloud.storage_per_month = units::money(in.number_or("storage_per_month"));

@@ -1,17 +1,18 @@
 // [workload] tokens = { model, quant, input_tokens_per_month, ... }: a model served on the rig, on
-// rented instances (their tokens_per_second, billed by the hour) and on per-token APIs ([[api]],
-// typed in or `api = "provider:model"` from pricing/api-prices.csv). docs/inference.md describes them.
+// rented instances (their tokens_per_second, given or predicted, billed by the hour) and on per-token
+// APIs ([[api]], typed in or `api = "provider:model"` from pricing/api-prices.csv). docs/inference.md
+// describes them.
 #include <algorithm>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "payback/base/conventions.hpp"
-#include "payback/base/data_directory.hpp"
 #include "payback/energy/usage.hpp"
 #include "payback/market/api_price.hpp"
 #include "payback/workload/memory_fit.hpp"
 #include "payback/workload/predictor.hpp"
+#include "payback/workload/serving_prediction.hpp"
 #include "scenario/scenario_readers.hpp"
 
 namespace payback::detail {
@@ -52,8 +53,8 @@ ApiPricing read_pricing(const TomlReader& in, const ApiPriceRow* row) {
 
 // The model at its quant, context and concurrency on `devices` ("one RTX 4090", "2 x RTX 3090") that
 // let it use `has_gb`: an error at `key` naming them, the GB needed and the GB they have when it does
-// not fit. Over several cards the model is split by layers, so their memory adds up (what the links
-// between them cost per token is not modelled: give tokens_per_second measured on the split).
+// not fit. Over several cards the model is split by layers, so their memory adds up (the links between
+// them cost time, serving_prediction.hpp).
 void check_memory_fit(const TomlReader& in, std::string_view key, const TokenWorkload& t, const std::string& devices,
                       double has_gb) {
     const ModelCatalog& models = ModelCatalog::shipped();
@@ -70,11 +71,16 @@ std::string devices_named(const std::string& gpu, int count) {
     return count == 1 ? "one " + gpu : std::to_string(count) + " x " + gpu;
 }
 
-const std::vector<ApiPriceRow>& api_catalog() {
-    // Read once, from the same pricing/ folder as Catalog::shipped() (base/data_directory.hpp).
-    static const std::vector<ApiPriceRow> rows =
-        load_api_prices((find_data_directory(ShippedData::pricing).path / "api-prices.csv").string());
-    return rows;
+// The predictor's rates for the workload on `cards` (serving_prediction.hpp); its errors at `key`.
+TokenRates predicted_rates(const TomlReader& in, std::string_view key, const TokenWorkload& t,
+                           const std::vector<ServingCards>& cards, double link_gb_per_s) {
+    try {
+        return predict_serving(cards, {t.model, t.quant, t.context, t.concurrency}, SplitLink{.gb_per_s = link_gb_per_s},
+                               Catalog::shipped(), ModelCatalog::shipped())
+            .rates;
+    } catch (const InputError& e) {
+        throw in.error(key, "cannot predict tokens_per_second: " + e.message());
+    }
 }
 
 }  // namespace
@@ -82,7 +88,7 @@ const std::vector<ApiPriceRow>& api_catalog() {
 std::optional<TokenRates> read_token_rates(const TomlReader& in) {
     const auto rates = in.table("tokens_per_second", false);
     if (!rates) return std::nullopt;
-    TokenRates r{rates->number("prefill"), rates->number("decode")};
+    TokenRates r{rates->number("prefill"), rates->number("decode"), "measured (given by hand)", false};
     rates->finish();
     return r;
 }
@@ -117,13 +123,29 @@ TokenWorkload read_tokens(const TomlReader& workload) {
     return t;
 }
 
+void predict_rig_rates(const TomlReader& root, Scenario& s, double link_gb_per_s) {
+    if (s.rig.tokens_per_second) return;
+    const auto rig = *root.table("rig", true);
+    std::vector<ServingCards> cards;
+    for (const Part& part : s.rig.parts) {
+        if (part.kind != PartKind::gpu) continue;
+        if (part.catalog_gpu.empty()) {  // a card typed in: its speed is unknown
+            cards.clear();
+            break;
+        }
+        cards.push_back({part.catalog_gpu, part.count});
+    }
+    if (cards.empty())
+        throw rig.error("tokens_per_second", "missing: workload.tokens needs the rig's rates, tokens_per_second = "
+                                             "{ prefill = P, decode = D } (tokens a second at the workload's "
+                                             "concurrency), or its GPUs from the catalog (gpu = \"...\") to "
+                                             "predict them");
+    s.rig.tokens_per_second = predicted_rates(rig, "tokens_per_second", *s.tokens, cards, link_gb_per_s);
+}
+
 double rig_serving_hours(const TomlReader& root, const Scenario& s) {
     const auto workload = *root.table("workload", true);
     const auto rig = *root.table("rig", true);
-    if (!s.rig.tokens_per_second)
-        throw rig.error("tokens_per_second", "missing: workload.tokens needs the rig's rates, tokens_per_second = "
-                                             "{ prefill = P, decode = D } (tokens a second at the workload's "
-                                             "concurrency)");
     if (!s.rig.schedule.empty())
         throw rig.error("schedule", "fixes the rig's hours; workload.tokens adds serving hours to them: leave out "
                                     "rig.schedule and give workload.gpu_hours_per_month");
@@ -161,9 +183,13 @@ void read_cloud_serving(const TomlReader& in, const TokenWorkload* tokens, Cloud
             if (in.contains(key)) throw in.error(key, "needs workload.tokens: the tokens to serve");
         return;
     }
-    if (!cloud.tokens_per_second)
+    if (!cloud.tokens_per_second && cloud.gpu.empty())
         throw in.error("tokens_per_second", "missing: workload.tokens needs this instance's rates, tokens_per_second "
-                                            "= { prefill = P, decode = D }");
+                                            "= { prefill = P, decode = D }, or its GPU (instance = \"...\" from the "
+                                            "catalog) to predict them");
+    if (!cloud.tokens_per_second)
+        cloud.tokens_per_second =
+            predicted_rates(in, "instance", *tokens, {{cloud.gpu, cloud.gpus}}, cloud.interconnect_gb_per_s);
     cloud.tokens = tokens->volume;
     if (!cloud.gpu.empty()) {
         const double has_gb = usable_memory_gb(Catalog::shipped().gpu(cloud.gpu)) * cloud.gpus;
@@ -197,7 +223,7 @@ std::vector<CloudOption> read_apis(const TomlReader& root, const Scenario& s) {
                                         "prices, not both");
             api.api_row = in.string("api");
             try {
-                row = &find_api_price(api_catalog(), api.api_row);
+                row = &Catalog::shipped().api_price(api.api_row);
             } catch (const InputError& e) {
                 throw in.error("api", e.message());
             }

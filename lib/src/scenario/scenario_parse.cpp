@@ -235,7 +235,10 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
     if (workload && workload->contains("tokens")) s.tokens = detail::read_tokens(*workload);
     if (workload) workload->finish();
     s.training_per_month = units::hours(training_hours(root, workload, hours, s.rig, s.tokens.has_value()));
-    if (s.tokens) s.serving_hours_per_month = detail::rig_serving_hours(root, s);
+    if (s.tokens) {
+        detail::predict_rig_rates(root, s, scaling.link_gb_per_s);
+        s.serving_hours_per_month = detail::rig_serving_hours(root, s);
+    }
     else if (s.rig.tokens_per_second)
         throw root.table("rig", true)->error("tokens_per_second", "needs workload.tokens: the tokens to serve");
 

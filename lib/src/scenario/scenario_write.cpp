@@ -181,7 +181,7 @@ std::string cloud_table(const CloudOption& c) {
     out += "egress_gb_per_month = " + toml_number(c.egress_gb_per_month) + "\n";
     out += "egress_price_per_gb = " + toml_number(c.egress_price_per_gb) + "\n";
     out += "power_watts = " + toml_number(units::in_watts(c.power)) + "\n";
-    if (c.tokens_per_second) out += "tokens_per_second = " + rates_inline(*c.tokens_per_second) + "\n";
+    if (c.tokens_per_second && !c.tokens_per_second->predicted) out += "tokens_per_second = " + rates_inline(*c.tokens_per_second) + "\n";
     if (c.always_on) out += "always_on = true\n";
     if (!c.region.empty()) {
         out += "region = " + quoted(c.region) + "\n";
@@ -268,7 +268,7 @@ std::string to_toml(const Scenario& s) {
     out += "name = " + quoted(s.rig.name) + "\n";
     out += fmt::format("when_not_training = \"{}\"\n", to_string(s.rig.when_not_training));
     out += rig_power(s.rig);
-    if (s.rig.tokens_per_second) out += "tokens_per_second = " + rates_inline(*s.rig.tokens_per_second) + "\n";
+    if (s.rig.tokens_per_second && !s.rig.tokens_per_second->predicted) out += "tokens_per_second = " + rates_inline(*s.rig.tokens_per_second) + "\n";
     for (const Part& p : s.rig.parts) {
         out += "\n[[rig.parts]]\n";
         std::string part;

@@ -148,6 +148,21 @@ def test_token_metrics_under_each_option_and_in_the_options_frame():
     assert c.versus.loc["api", "npv_savings"] == pytest.approx(972 - 1771.5)
 
 
+def test_predicted_rates_and_their_origin_in_the_options_frame():
+    # The L4 instance gives no tokens_per_second: the predictor's, for its one L4 at the workload's
+    # model, quant, context and concurrency; the rig's are typed in.
+    frame = payback.load(str(LLM)).compare().options
+    l4 = "AWS g6.xlarge (L4) on demand"
+    predicted = payback.predict("L4", "llama-3.1-8b", quant="q4_k_m", context=4096, batch=1)
+    assert frame.loc[l4, "tokens_per_second"] == pytest.approx(predicted["tokens_per_second"], rel=1e-12)
+    low, high = predicted["expected_error"]["low"], predicted["expected_error"]["high"]
+    assert frame.loc[l4, "tokens_per_second_origin"] == (
+        f"predicted for L4 from its specs (roofline), expected error {low * 100:+.0f} %/{high * 100:+.0f} %")
+    assert frame.loc["RTX 4090 server", "tokens_per_second_origin"] == "measured (given by hand)"
+    assert frame.loc["RTX 4090 server", "tokens_per_second"] == 119.44
+    assert frame.loc["together:llama-3.1-8b", "tokens_per_second_origin"] == ""  # an API has no rates
+
+
 def test_breakeven_over_the_output_volume():
     # By hand (docs/inference.md): 1621.5 / (120 - 24 × 0.0875 / 0.36) million output tokens a month.
     s = payback.loads(TOKENS, "tokens.toml")

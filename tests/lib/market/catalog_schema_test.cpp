@@ -18,7 +18,6 @@
 
 #include "base/csv_reader.hpp"
 #include "payback/base/error.hpp"
-#include "payback/market/api_price.hpp"
 #include "payback/market/catalog.hpp"
 #include "payback/market/price_import.hpp"
 #include "payback/workload/model_catalog.hpp"
@@ -83,12 +82,10 @@ void check_refused(const std::string& resource, const std::string& column, const
         if (entry.path().extension() == ".csv") fs::copy_file(entry.path(), dir.path() / entry.path().filename());
     dir.write(resource + ".csv", written(shipped, row, column, value));
     INFO(resource << ".csv line " << shipped.line_of(row) << ", " << column << " = \"" << value << "\"");
-    // The model and quantization tables are the workload layer's catalog (payback/workload/model_catalog.hpp);
-    // the API prices are read where a scenario names one (payback/market/api_price.hpp).
+    // The model and quantization tables are the workload layer's catalog (payback/workload/model_catalog.hpp).
     const bool model_table = resource == "models" || resource == "quants";
     const InputError e = test::input_error([&] {
         if (model_table) ModelCatalog::load(dir.path().string());
-        else if (resource == "api-prices") load_api_prices((dir.path() / "api-prices.csv").string());
         else if (resource == "gpu-aliases") GpuAliases::load((dir.path() / "gpu-aliases.csv").string(), gpu_names(dir.path()));
         else Catalog::load(dir.path().string());
     });

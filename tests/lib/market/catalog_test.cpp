@@ -21,7 +21,8 @@ const fs::path pricing = fs::path(PAYBACK_SOURCE_DIR) / "pricing";
 // Every file Catalog::load reads.
 const char* const catalog_files[] = {"gpus.csv",           "cloud-instances.csv", "parts.csv",
                                      "electricity-prices.csv", "rental-markets.csv", "rental-discounts.csv",
-                                     "grid-carbon.csv",    "cloud-regions.csv",   "used-gpu-prices.csv"};
+                                     "grid-carbon.csv",    "cloud-regions.csv",   "used-gpu-prices.csv",
+                                     "api-prices.csv"};
 
 // The shipped catalogs copied into a fresh directory, `file` with its first `from` replaced by `to`.
 void write_catalog(const test::TempDir& dir, const std::string& file, const std::string& from, const std::string& to) {
@@ -191,4 +192,18 @@ TEST_CASE("a bad row in the grid, cloud-region or used-price file stops the cata
         CHECK(e.key_path() == "price");
         CHECK(e.message() == "expected a price >= 0, got -1");
     }
+}
+
+TEST_CASE("api-prices.csv is read from the catalog's directory, and a bad row names file, line and column",
+          "[catalog][api]") {
+    const test::TempDir dir;
+    write_catalog(dir, "api-prices.csv", "together,llama-3.1-8b,0.18,0.18,", "together,llama-3.1-8b,0.25,0.18,");
+    const Catalog c = Catalog::load(dir.path().string());
+    CHECK(c.api_price("together:llama-3.1-8b").input_per_million == 0.25);
+    CHECK(c.api_price("together:llama-3.1-8b").origin.line == line_of("api-prices.csv", "together,llama-3.1-8b,"));
+    const test::TempDir bad;
+    write_catalog(bad, "api-prices.csv", "together,llama-3.1-8b,0.18,0.18,", "together,llama-3.1-8b,-1,0.18,");
+    const InputError e = test::input_error([&] { Catalog::load(bad.path().string()); });
+    test::check_error(e, (bad.path() / "api-prices.csv").string(), line_of("api-prices.csv", "together,llama-3.1-8b,"),
+                      "input", "must be between 0 and 10000, got -1");
 }

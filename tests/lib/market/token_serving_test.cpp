@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 
-#include <filesystem>
 #include <set>
 
 #include "payback/market/api_price.hpp"
+#include "payback/market/catalog.hpp"
 #include "payback/market/token_serving.hpp"
 #include "support/input_errors.hpp"
 
@@ -13,15 +13,11 @@ namespace {
 
 const TokenVolume volume{36e6, 7.2e6, 0.5};
 
-std::string shipped_api_prices() {
-    return (std::filesystem::path(PAYBACK_SOURCE_DIR) / "pricing" / "api-prices.csv").string();
-}
-
 }  // namespace
 
 TEST_CASE("serving hours from tokens and rates", "[tokens]") {
     // 36e6 / 2000 / 3600 = 5 h reading, 7.2e6 / 100 / 3600 = 20 h writing: 25 h, a fifth of it input.
-    const TokenRates rates{2000.0, 100.0};
+    const TokenRates rates{.prefill = 2000.0, .decode = 100.0, .origin = "", .predicted = false};
     CHECK(serving_hours_per_month(volume, rates) == Approx(25.0));
     CHECK(input_share_of_serving(volume, rates) == Approx(0.2));
     CHECK(serving_hours_per_month({}, rates) == 0.0);
@@ -48,7 +44,8 @@ TEST_CASE("an API's month: cached input at its price, the off-peak share discoun
 }
 
 TEST_CASE("the shipped API prices: 8+ providers, 30+ models, dated and sourced", "[tokens][api][catalog]") {
-    const auto rows = load_api_prices(shipped_api_prices());
+    const Catalog& catalog = Catalog::shipped();
+    const std::vector<ApiPriceRow>& rows = catalog.api_prices();
     std::set<std::string> providers, models;
     for (const ApiPriceRow& row : rows) {
         providers.insert(row.provider);
@@ -61,11 +58,11 @@ TEST_CASE("the shipped API prices: 8+ providers, 30+ models, dated and sourced",
     CHECK(models.size() >= 30);
     // Published figures: together_ai Llama 3.1 8B Turbo at 1.8e-07 USD a token both ways (litellm
     // 1.110.2), gpt-5 at $1.25 / $10 / $0.125 cached (simonw/llm-prices data/openai.json).
-    const ApiPriceRow& together = find_api_price(rows, "together:llama-3.1-8b");
+    const ApiPriceRow& together = catalog.api_price("together:llama-3.1-8b");
     CHECK(together.input_per_million == Approx(0.18));
     CHECK(together.output_per_million == Approx(0.18));
     CHECK_FALSE(together.cached_input_per_million);
-    const ApiPriceRow& gpt5 = find_api_price(rows, "openai:gpt-5");
+    const ApiPriceRow& gpt5 = catalog.api_price("openai:gpt-5");
     CHECK(gpt5.input_per_million == 1.25);
     CHECK(gpt5.output_per_million == 10.0);
     CHECK(*gpt5.cached_input_per_million == 0.125);
@@ -78,7 +75,6 @@ TEST_CASE("the shipped API prices: 8+ providers, 30+ models, dated and sourced",
 }
 
 TEST_CASE("an unknown API row suggests the closest", "[tokens][api][catalog]") {
-    const auto rows = load_api_prices(shipped_api_prices());
-    const InputError e = test::input_error([&] { (void)find_api_price(rows, "together:llama-3.1-8"); });
+    const InputError e = test::input_error([&] { (void)Catalog::shipped().api_price("together:llama-3.1-8"); });
     test::check_error(e, "pricing", 0, "api", "did you mean \"together:llama-3.1-8b\"?");
 }

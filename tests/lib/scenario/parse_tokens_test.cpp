@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "payback/base/text_file.hpp"
 #include "payback/scenario/rig_energy.hpp"
+#include "payback/scenario/rig_links.hpp"
 #include "payback/scenario/scenario.hpp"
+#include "payback/workload/predictor.hpp"
 #include "support/input_errors.hpp"
 #include "support/scenario_text.hpp"
 
@@ -178,4 +182,74 @@ TEST_CASE("a model that does not fit the rig's or an instance's GPU memory names
     // Two used RTX 3090s, 24 GB each, split the same 41.0 GB by layers: 48 GB hold it.
     const Scenario two = parse_scenario(shipped_scenario("llm-2x3090-70b.toml"), "two.toml");
     CHECK(two.tokens->model == "llama-3.1-70b");
+}
+
+TEST_CASE("without tokens_per_second the rig and a catalog instance get the predictor's rates", "[tokens][parse][predict]") {
+    std::string text = shipped_scenario("llm-4090-vs-api.toml");
+    text = with_line(text, "tokens_per_second = { prefill = 5265.68", "");  // the L4's are left out already
+    const Scenario s = parse_scenario(text, "predicted.toml");
+    // The workload: Llama 3.1 8B at Q4_K_M, 4,096 tokens of context, one sequence at a time.
+    const auto direct = [](const std::string& device, const std::string& phase) {
+        return predict({.device = device, .workload = "llama-3.1-8b", .quant = "q4_k_m", .phase = phase, .batch = 1,
+                        .context = 4096},
+                       Catalog::shipped(), ModelCatalog::shipped());
+    };
+    const Prediction rig_decode = direct("RTX 4090", "decode");
+    REQUIRE(s.rig.tokens_per_second);
+    CHECK(s.rig.tokens_per_second->decode == rig_decode.per_second);
+    CHECK(s.rig.tokens_per_second->prefill == direct("RTX 4090", "prefill").per_second);
+    CHECK(s.rig.tokens_per_second->predicted);
+    // predictor_fit.cpp's held-out decode error, -8 % to +48 % today.
+    const std::string error = fmt::format("expected error {:+.0f} %/{:+.0f} %", rig_decode.error_low * 100,
+                                          rig_decode.error_high * 100);
+    CHECK(s.rig.tokens_per_second->origin == "predicted for RTX 4090 from its specs (roofline), " + error);
+    // 300e6 input and 60e6 output tokens a month at the predicted rates.
+    CHECK(s.serving_hours_per_month ==
+          Approx(300e6 / s.rig.tokens_per_second->prefill / 3600 + 60e6 / rig_decode.per_second / 3600));
+    // aws:g6.xlarge is one L4.
+    const CloudOption& l4 = s.clouds.front();
+    REQUIRE(l4.tokens_per_second);
+    CHECK(l4.tokens_per_second->decode == direct("L4", "decode").per_second);
+    CHECK(l4.tokens_per_second->prefill == direct("L4", "prefill").per_second);
+    CHECK(l4.tokens_per_second->origin == "predicted for L4 from its specs (roofline), " + error);
+    // Written back without the rates, so that a changed workload (--set, a sweep) is predicted anew.
+    const std::string written = to_toml(s);
+    CHECK(written.find("tokens_per_second") == std::string::npos);
+    const Scenario again = parse_scenario(written, "again.toml");
+    CHECK(again.rig.tokens_per_second->decode == rig_decode.per_second);
+    const Scenario longer = parse_scenario(text, "longer.toml", {{"workload.tokens.context", "16384"}});
+    CHECK(longer.rig.tokens_per_second->decode < rig_decode.per_second);  // a longer KV cache to read each step
+}
+
+TEST_CASE("rates given by hand stay measured and win over the predictor", "[tokens][parse][predict]") {
+    const Scenario s = parse_scenario(shipped_scenario("llm-4090-vs-api.toml"), "given.toml");
+    CHECK(s.rig.tokens_per_second->decode == 119.44);
+    CHECK(s.rig.tokens_per_second->origin == "measured (given by hand)");
+    CHECK_FALSE(s.rig.tokens_per_second->predicted);
+    CHECK_THAT(to_toml(s), Catch::Contains("tokens_per_second = { prefill = 5265.68, decode = 119.44 }"));
+}
+
+TEST_CASE("two RTX 3090s split a 70B model by layers: one card's time on the whole model plus the link",
+          "[tokens][parse][predict]") {
+    std::string text = shipped_scenario("llm-2x3090-70b.toml");
+    text = with_line(text, "tokens_per_second = { prefill = 379.52", "");
+    const Scenario s = parse_scenario(text, "split.toml");
+    const auto one_card = [&](const std::string& phase) {
+        return predict({.device = "RTX 3090", .workload = "llama-3.1-70b", .quant = s.tokens->quant, .phase = phase,
+                        .batch = 1, .context = s.tokens->context},
+                       Catalog::shipped(), ModelCatalog::shipped());
+    };
+    const Prediction decode = one_card("decode");
+    CHECK_FALSE(decode.fits_memory);  // 41 GB on a 24 GB card: split
+    // The rig's link (rig_links.hpp) between its two cards; one boundary, d_model 8,192: a step hands
+    // 8,192 × 4 B = 32,768 B over it, + 10 µs.
+    const double link = rig_scaling(s).link_gb_per_s;
+    const double link_seconds = 32768.0 / (link * 1e9) + 10e-6;
+    CHECK(s.rig.tokens_per_second->decode == Approx(1 / (1 / decode.per_second + link_seconds)).epsilon(1e-12));
+    // A prompt token: the same 32,768 B, and the latency shared by a micro-batch of 512 tokens.
+    const double prefill_link = 32768.0 / (link * 1e9) + 10e-6 / 512;
+    CHECK(s.rig.tokens_per_second->prefill ==
+          Approx(1 / (1 / one_card("prefill").per_second + prefill_link)).epsilon(1e-12));
+    CHECK_THAT(s.rig.tokens_per_second->origin,
+               Catch::StartsWith("predicted for 2 x RTX 3090 split by layers from their specs (roofline, + 0.01"));
 }

@@ -106,6 +106,18 @@ struct RentalDiscount {
     RowOrigin origin;
 };
 
+/// One row of api-prices.csv: a provider's list prices for one model, per million tokens.
+struct ApiPriceRow {
+    std::string provider;
+    std::string model;
+    double input_per_million = 0.0;
+    double output_per_million = 0.0;
+    std::optional<double> cached_input_per_million;
+    std::optional<double> context_tokens;
+    RowOrigin origin;
+    std::string key() const { return provider + ":" + model; }
+};
+
 /// Every catalog of one pricing/ directory.
 class Catalog {
 public:
@@ -127,6 +139,7 @@ public:
     const GridCarbonTable& grid_carbon() const { return grid_carbon_; }      ///< grid-carbon.csv
     const CloudRegionTable& cloud_regions() const { return cloud_regions_; }  ///< cloud-regions.csv
     const UsedPriceTable& used_prices() const { return used_prices_; }      ///< used-gpu-prices.csv
+    const std::vector<ApiPriceRow>& api_prices() const { return api_prices_; }  ///< api-prices.csv
 
     /// Lookups; InputError (source "pricing", the key "gpu"/"instance"/...) with a suggestion on a miss.
     const GpuSpec& gpu(const std::string& name) const;
@@ -135,6 +148,8 @@ public:
     const CloudInstance& instance(const std::string& provider_and_instance, const std::string& region) const;
     const ElectricityRate& rate(const std::string& region) const;  ///< the latest year
     const RentalMarket& rental_market(const std::string& market, const std::string& gpu) const;
+    /// "provider:model"; InputError (key "api") with the closest names on a miss.
+    const ApiPriceRow& api_price(const std::string& provider_and_model) const;
 
 private:
     std::vector<GpuSpec> gpus_;
@@ -146,6 +161,7 @@ private:
     GridCarbonTable grid_carbon_;
     CloudRegionTable cloud_regions_;
     UsedPriceTable used_prices_;
+    std::vector<ApiPriceRow> api_prices_;
 };
 
 }  // namespace payback

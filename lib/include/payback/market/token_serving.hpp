@@ -2,12 +2,18 @@
 // hours a month an option is busy serving follow from the two (docs/inference.md).
 #pragma once
 
+#include <string>
+
 namespace payback {
 
 /// Aggregate rates at the workload's concurrency, in tokens a second.
 struct TokenRates {
     double prefill = 0.0;  ///< input tokens read
     double decode = 0.0;   ///< output tokens written
+    /// Where they come from: "measured (given by hand)", or the predictor with its expected error.
+    std::string origin;
+    /// From the predictor: a scenario written back (to_toml) leaves them out, so they are predicted anew.
+    bool predicted = false;
 };
 
 /// The tokens a month of a [workload] tokens table.

@@ -33,6 +33,7 @@ struct JobCosts {
 struct TokenCosts {
     std::optional<double> tokens_per_second;          ///< decode (output) rate; none for an API
     std::optional<double> prefill_tokens_per_second;  ///< none for an API
+    std::string tokens_per_second_origin;  ///< the rates given by hand, or predicted with the expected error; empty for an API
     std::optional<double> serving_hours_per_month;    ///< none for an API
     double cost_per_million_tokens = 0;               ///< total_cost / tokens over the horizon × 10^6
     /// total_cost split by the serving time (the rig, an instance) or the bill (an API) input and

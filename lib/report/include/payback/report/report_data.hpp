@@ -30,6 +30,17 @@ struct HoursSweep {
     std::vector<std::vector<double>> npv_savings;  ///< [cloud][point]
 };
 
+/// With [workload] tokens: each option's present-value cost a month (npv_cost ÷ the horizon's months)
+/// as the output tokens a month go from 0 up, the rest of the scenario as it is, and where the rig's
+/// line crosses each cloud option's: breakeven() on workload.tokens.output_tokens_per_month, whose
+/// npv_savings = 0 is where the two present values are equal.
+struct TokenVolumeSweep {
+    std::vector<double> output_tokens;
+    std::vector<std::string> options;                 ///< the rig, then each cloud option
+    std::vector<std::vector<double>> cost_per_month;  ///< [option][point]
+    std::vector<std::optional<double>> breakeven;     ///< [cloud]: output tokens a month; none: no crossing
+};
+
 struct ReportData {
     Scenario scenario;
     Comparison comparison;
@@ -40,6 +51,7 @@ struct ReportData {
     /// None when the hours are not an input: a [workload] job or a usage schedule sets them.
     std::optional<HoursSweep> hours;
     std::string hours_note;               ///< why there is no sweep, when there is none
+    std::optional<TokenVolumeSweep> token_volume;  ///< with [workload] tokens and cloud options
     std::optional<MonteCarloResult> montecarlo;  ///< with [uncertainty]
     std::optional<TornadoResult> tornado;        ///< with [uncertainty]
     int samples = 0;

@@ -98,6 +98,7 @@ struct StackedBarChart {
     Frame frame;
     std::vector<std::string> categories;
     std::vector<Series> stacks;  ///< one per segment kind; y holds one value per category, x is unused
+    int net_decimals = 0;        ///< of the net's label (3: a cost per million tokens in cents and less)
 };
 std::string render(const StackedBarChart& chart);
 
