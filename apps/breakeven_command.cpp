@@ -61,7 +61,7 @@ void add_breakeven_command(CLI::App& app) {
         if (!args->against.empty()) query.against = args->against;
         const BreakevenResult r = breakeven(scenario, query);
         if (args->output.format != Format::table) {
-            const nlohmann::json out = {{"key", r.key},
+            nlohmann::json out = {{"key", r.key},
                                         {"value", r.value ? nlohmann::json(*r.value) : nlohmann::json(nullptr)},
                                         {"range", {r.range.first, r.range.second}},
                                         {"metric", r.metric},
@@ -71,6 +71,7 @@ void add_breakeven_command(CLI::App& app) {
                                         {"more_roots", r.more_roots},
                                         {"message", r.message}};
             if (args->output.format == Format::json) {
+                add_price_age(out, price_age_of(scenario, args->scenario));
                 emit(args->output, out.dump(2) + "\n");
                 return;
             }
@@ -83,6 +84,7 @@ void add_breakeven_command(CLI::App& app) {
                                            {"key", "value", "current", "range_low", "range_high", "metric", "against",
                                             "npv_savings_at_low", "npv_savings_at_high", "more_roots", "message"}));
         } else {
+            warn_if_stale(price_age_of(scenario, args->scenario));
             emit(args->output, wrapped(r.message));
         }
     });

@@ -93,10 +93,14 @@ void add_cashflow_command(CLI::App& app) {
         const Output& output = args->output;
         if (output.format == Format::csv)
             emit(output, csv_table(table));
-        else if (output.format == Format::json)
-            emit(output, cashflow_json(table).dump(2) + "\n");
-        else
+        else if (output.format == Format::json) {
+            nlohmann::json out = cashflow_json(table);
+            add_price_age(out, price_age_of(scenario, args->scenario));
+            emit(output, out.dump(2) + "\n");
+        } else {
+            warn_if_stale(price_age_of(scenario, args->scenario));
             emit(output, text_table(table, scenario.currency, Style::for_stdout(output.to_terminal())));
+        }
     });
 }
 

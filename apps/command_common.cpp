@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <stdexcept>
 #include <system_error>
 
 #include <unistd.h>
@@ -27,6 +28,13 @@ void add_scenario_args(CLI::App& command, ScenarioArgs& args, bool optional) {
     command.add_option("--set", args.assignments,
                        "Override a scenario value, e.g. --set electricity.price_per_kwh=0.3 "
                        "or --set rig.parts[0].price=1400 (repeatable)");
+    command.add_option("--as-of", args.as_of,
+                       "Use the catalog prices in effect on this date (YYYY-MM-DD): each item's row with the "
+                       "latest as_of on or before it");
+    command.add_option("--max-age", args.max_age_days,
+                       "Prices older than this many days are stale: the JSON says \"stale\": true and text "
+                       "output warns (default 90; today is $PAYBACK_TODAY when set)")
+        ->check(CLI::Range(0, 100000));
 }
 
 std::string default_scenario_path() {
@@ -41,7 +49,30 @@ std::vector<Override> parsed_overrides(const ScenarioArgs& args) {
 }
 
 Scenario load(const ScenarioArgs& args) {
-    return load_scenario(args.path.empty() ? default_scenario_path() : args.path, parsed_overrides(args));
+    std::optional<std::string> prices_at;
+    if (!args.as_of.empty()) {
+        try {
+            days_between(args.as_of, args.as_of);  // a real date YYYY-MM-DD
+        } catch (const std::invalid_argument& e) {
+            throw InputError("--as-of", 0, "", e.what());
+        }
+        prices_at = args.as_of;
+    }
+    return load_scenario(args.path.empty() ? default_scenario_path() : args.path, parsed_overrides(args), prices_at);
+}
+
+PriceAge price_age_of(const Scenario& scenario, const ScenarioArgs& args) {
+    // With --as-of the question is whether the prices were current then, not now.
+    return price_age(scenario.price_dates, args.as_of.empty() ? today() : args.as_of, args.max_age_days);
+}
+
+void add_price_age(nlohmann::json& out, const PriceAge& age) {
+    out["prices_as_of"] = age.prices_as_of ? nlohmann::json(*age.prices_as_of) : nlohmann::json(nullptr);
+    out["stale"] = age.stale;
+}
+
+void warn_if_stale(const PriceAge& age) {
+    if (age.stale) std::fprintf(stderr, "%s\n", age.warning().c_str());
 }
 
 void add_example(CLI::App& command, const std::vector<std::string>& examples) {

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json_fwd.hpp>
 
+#include "payback/market/price_dates.hpp"
 #include "payback/scenario/scenario.hpp"
 
 namespace payback::cli {
@@ -17,9 +18,11 @@ namespace payback::cli {
 struct ScenarioArgs {
     std::string path;
     std::vector<std::string> assignments;  ///< raw "key=value" from --set
+    std::string as_of;                     ///< --as-of YYYY-MM-DD: the catalog prices in effect then
+    int max_age_days = 90;                 ///< --max-age: older prices are stale
 };
 
-/// Adds `[SCENARIO]` (optional when `optional` is true) and `--set` to a subcommand.
+/// Adds `[SCENARIO]` (optional when `optional` is true), `--set`, `--as-of` and `--max-age` to a subcommand.
 void add_scenario_args(CLI::App& command, ScenarioArgs& args, bool optional);
 
 /// The default scenario: $PAYBACK_DEFAULT_SCENARIO, else venus-2019.toml of the shipped scenarios.
@@ -28,8 +31,18 @@ std::string default_scenario_path();
 /// The --set assignments of `args`, parsed. Throws InputError.
 std::vector<Override> parsed_overrides(const ScenarioArgs& args);
 
-/// Loads the scenario named by `args` (or the default) with its overrides. Throws InputError.
+/// Loads the scenario named by `args` (or the default) with its overrides, its catalog prices as of
+/// --as-of. Throws InputError.
 Scenario load(const ScenarioArgs& args);
+
+/// How old the catalog prices `scenario` used are, on today() (docs/markets.md, "How old prices are").
+PriceAge price_age_of(const Scenario& scenario, const ScenarioArgs& args);
+
+/// Adds "prices_as_of" (a date, or null when no catalog price was used) and "stale" to a JSON object.
+void add_price_age(nlohmann::json& out, const PriceAge& age);
+
+/// Writes the stale-prices warning line to stderr when the prices are stale (text outputs).
+void warn_if_stale(const PriceAge& age);
 
 /// Sets the command's --help footer to its example(s), one command line each; a line too long for
 /// 80 columns is continued with a backslash, so it still pastes into a shell.

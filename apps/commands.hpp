@@ -11,6 +11,7 @@ void add_cashflow_command(CLI::App& app);
 void add_check_command(CLI::App& app);
 void add_init_command(CLI::App& app);
 void add_breakeven_command(CLI::App& app);
+void add_backtest_command(CLI::App& app);
 void add_catalog_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_montecarlo_command(CLI::App& app);

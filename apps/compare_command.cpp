@@ -318,14 +318,19 @@ void add_compare_command(CLI::App& app) {
         const Scenario scenario =
             args->cloud_filter.empty() ? loaded : with_matching_instances(args->scenario, loaded, args->cloud_filter);
         const Comparison comparison = compare(scenario);
+        const PriceAge age = price_age_of(scenario, args->scenario);
         const Output& output = args->output;
-        if (output.format == Format::json)
-            emit(output, comparison_json(scenario, comparison).dump(2) + "\n");
-        else if (output.format == Format::csv)
+        if (output.format == Format::json) {
+            nlohmann::json out = comparison_json(scenario, comparison);
+            add_price_age(out, age);
+            emit(output, out.dump(2) + "\n");
+        } else if (output.format == Format::csv) {
             emit(output, csv_report(comparison));
-        else
+        } else {
+            warn_if_stale(age);
             emit(output, text_report(scenario, comparison, Style::for_stdout(output.to_terminal()),
                                      table_width(output, args->wide)));
+        }
     });
 }
 

@@ -38,9 +38,12 @@ void add_explain_command(CLI::App& app) {
         const Explanation e = explain(scenario, args->against.empty() ? std::nullopt
                                                                       : std::optional<std::string>(args->against));
         if (args->output.format == Format::json) {
-            emit(args->output, e.json.dump(2) + "\n");
+            nlohmann::json out = e.json;
+            add_price_age(out, price_age_of(scenario, args->scenario));
+            emit(args->output, out.dump(2) + "\n");
             return;
         }
+        warn_if_stale(price_age_of(scenario, args->scenario));
         const Style style = Style::for_stdout(args->output.to_terminal());
         std::string text = style.bold(wrapped(e.sentences.front()));
         for (std::size_t i = 1; i < e.sentences.size(); ++i) text += "\n" + wrapped(e.sentences[i]);

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
     payback::cli::add_check_command(app);
     payback::cli::add_init_command(app);
     payback::cli::add_breakeven_command(app);
+    payback::cli::add_backtest_command(app);
     payback::cli::add_catalog_command(app);
     payback::cli::add_predict_command(app);
     payback::cli::add_bench_command(app);

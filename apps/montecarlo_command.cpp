@@ -2,9 +2,11 @@
 //                    [--metrics NAME,...] [--set k=v]... [--format table|json|csv] [-o FILE]
 // Monte Carlo over the scenario's [uncertainty]: mean, P10/P50/P90 and standard error of each
 // metric, the chance that building beats each cloud option, histograms. Ctrl-C stops cleanly.
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,8 @@
 #include "command_common.hpp"
 #include "commands.hpp"
 #include "payback/base/error.hpp"
+#include "payback/market/catalog.hpp"
+#include "payback/whatif/host_income.hpp"
 #include "payback/whatif/montecarlo.hpp"
 #include "terminal.hpp"
 #include "text_table.hpp"
@@ -93,8 +97,21 @@ std::string csv_report(const MonteCarloArgs& args, const MonteCarloResult& r) {
                               "count", "share_defined"});
 }
 
+// A rental market row with P10/median/P90 host prices draws the host price (host_income.hpp), unless
+// the scenario's [uncertainty] gives it a distribution of its own.
+Scenario with_host_price_drawn(Scenario s, const std::optional<RentalMarket>& market) {
+    const auto distribution = market ? host_price_distribution(*market) : std::nullopt;
+    const std::string key = "rental.price_per_gpu_hour";
+    const auto& inputs = s.uncertainty.inputs;
+    if (distribution && std::none_of(inputs.begin(), inputs.end(), [&](const auto& i) { return i.key == key; }))
+        s.uncertainty.inputs.push_back({key, *distribution, 0});
+    return s;
+}
+
 void run(const MonteCarloArgs& args) {
-    const Scenario scenario = load(args.scenario);
+    const Scenario loaded = load(args.scenario);
+    const std::optional<RentalMarket> market = rental_market_row(loaded, Catalog::shipped());
+    const Scenario scenario = with_host_price_drawn(loaded, market);
     MonteCarloOptions options;
     options.samples = args.samples;
     options.seed = args.seed;
@@ -111,10 +128,28 @@ void run(const MonteCarloArgs& args) {
     });
     bar.clear();
     std::fprintf(stderr, "montecarlo: %s; %s; %.3f s\n", r.path_note.c_str(), r.isa.c_str(), r.seconds);
+    const PriceAge age = price_age_of(scenario, args.scenario);
+    std::optional<HostIncomeQuantiles> income;
+    if (market && market->host_price_p10_per_hour)
+        income = host_income_quantiles(scenario, *market->host_price_p10_per_hour, *market->host_price_per_hour,
+                                       *market->host_price_p90_per_hour);
     const Output& output = args.output;
-    if (output.format == Format::json) emit(output, to_json(args, r).dump(2) + "\n");
-    else if (output.format == Format::csv) emit(output, csv_report(args, r));
-    else emit(output, text_report(scenario, args, r, Style::for_stdout(output.to_terminal())));
+    if (output.format == Format::json) {
+        nlohmann::json out = to_json(args, r);
+        add_price_age(out, age);
+        if (income) out["host_income_per_month"] = {{"p10", income->p10}, {"p50", income->p50}, {"p90", income->p90}};
+        emit(output, out.dump(2) + "\n");
+    } else if (output.format == Format::csv) {
+        emit(output, csv_report(args, r));
+    } else {
+        warn_if_stale(age);
+        std::string text = text_report(scenario, args, r, Style::for_stdout(output.to_terminal()));
+        if (income)
+            text += fmt::format("\nNet host income a month at the market's P10 / median / P90 host price:\n"
+                                "  {} / {} / {} {}\n",
+                                amount(income->p10), amount(income->p50), amount(income->p90), scenario.currency);
+        emit(output, text);
+    }
 }
 
 }  // namespace

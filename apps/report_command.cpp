@@ -39,7 +39,9 @@ void add_report_command(CLI::App& app) {
         for (const auto& assignment : args->scenario.assignments) options.overrides.push_back(parse_override(assignment));
         options.samples = args->samples;
         options.seed = args->seed;
-        const std::string page = html_report(report_data(scenario, options));
+        ReportData data = report_data(scenario, options);
+        data.prices = price_age_of(scenario, args->scenario);
+        const std::string page = html_report(data);
         if (args->output == "-")
             emit(page);
         else

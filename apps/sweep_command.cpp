@@ -210,10 +210,13 @@ void add_sweep_command(CLI::App& app) {
         const Output& output = args->output;
         const Style style = Style::for_stdout(output.to_terminal());
         if (output.format == Format::json) {
-            emit(output, json_report(scenario, r, r.clouds[against]).dump(2) + "\n");
+            nlohmann::json out = json_report(scenario, r, r.clouds[against]);
+            add_price_age(out, price_age_of(scenario, args->scenario));
+            emit(output, out.dump(2) + "\n");
         } else if (output.format == Format::csv) {
             emit(output, csv_report(r));
         } else {
+            warn_if_stale(price_age_of(scenario, args->scenario));
             std::string text;
             if (axes.size() == 1) {
                 std::vector<std::size_t> clouds;

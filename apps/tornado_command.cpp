@@ -176,14 +176,18 @@ void add_tornado_command(CLI::App& app) {
         const Scenario scenario = load(args->scenario);
         const TornadoResult r = tornado(scenario, options);
         const Output& output = args->output;
-        if (output.format == Format::json)
-            emit(output, json_report(scenario, r).dump(2) + "\n");
-        else if (output.format == Format::csv)
+        if (output.format == Format::json) {
+            nlohmann::json out = json_report(scenario, r);
+            add_price_age(out, price_age_of(scenario, args->scenario));
+            emit(output, out.dump(2) + "\n");
+        } else if (output.format == Format::csv) {
             emit(output, records_csv(json_report(scenario, r)["bars"],
                                      {"key", "current", "low", "high", "npv_savings_at_low", "npv_savings_at_high",
                                       "swing", "from"}));
-        else
+        } else {
+            warn_if_stale(price_age_of(scenario, args->scenario));
             emit(output, text_report(scenario, *args, r, Style::for_stdout(output.to_terminal())));
+        }
     });
 }
 

@@ -5,7 +5,8 @@ The refactors of the layers issue must keep behaviour: `payback compare --json`,
 `montecarlo --json --samples 10000` (scenarios with [uncertainty]) and `report` of each file in
 scenarios/ must stay byte for byte what tests/golden/ holds. One field is left out, the Monte
 Carlo's wall time ("seconds"). The hot paths run the baseline instruction set (PAYBACK_ISA=baseline),
-so that the outputs are the same on every x86-64 machine.
+so that the outputs are the same on every x86-64 machine, and today is fixed (PAYBACK_TODAY), so that
+the prices' staleness ("stale", the report's warning) is the same on every day.
 
     golden_outputs.py PAYBACK SOURCE_DIR            check (exit 1 naming every file that differs)
     golden_outputs.py PAYBACK SOURCE_DIR --capture  write tests/golden/ anew (say why in the commit)
@@ -21,7 +22,7 @@ import tempfile
 def outputs(payback, source, scenario):
     """(file name, bytes) of each command's output for one scenario. The outputs name the scenario's
     file, so every command runs in the source directory with the path scenarios/NAME.toml."""
-    env = dict(os.environ, PAYBACK_ISA="baseline", NO_COLOR="1")
+    env = dict(os.environ, PAYBACK_ISA="baseline", NO_COLOR="1", PAYBACK_TODAY="2026-12-01")
     name = scenario.stem
     scenario = scenario.relative_to(source)
 

@@ -182,6 +182,8 @@ class ComparisonReport(TypedDict):
     options: list[OptionReport]
     versus: list[VersusReport]
     verdict: str
+    prices_as_of: str | None  # the oldest as_of of the catalog prices used; None: all typed in
+    stale: bool  # prices_as_of more than 90 days before today ($PAYBACK_TODAY when set)
 
 
 class CashFlowTable(TypedDict):

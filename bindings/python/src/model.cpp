@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
+#include "payback/market/price_dates.hpp"
 #include "payback/model/comparison.hpp"
 #include "payback/model/metric_table.hpp"
 #include "payback/report/report_json.hpp"  // the CLI's JSON of a comparison
@@ -69,7 +70,12 @@ void bind_model(py::module_& m) {
             py::list tables;
             for (const auto& t : c.cashflows) tables.append(table(t));
             py::dict out;
-            out["report"] = to_python(comparison_json(s, c));
+            nlohmann::json report = comparison_json(s, c);
+            // How old the prices are, as `payback compare --json` says at its default --max-age of 90 days.
+            const PriceAge age = price_age(s.price_dates, today(), 90);
+            report["prices_as_of"] = age.prices_as_of ? nlohmann::json(*age.prices_as_of) : nlohmann::json(nullptr);
+            report["stale"] = age.stale;
+            out["report"] = to_python(report);
             out["cashflows"] = tables;
             return out;
         },

@@ -467,6 +467,7 @@ std::string html_report(const ReportData& d) {
                        e(s.source), s.horizon_months, fmt::format("{:.4g}", units::in_hours(s.training_per_month)),
                        s.discount_rate * 100.0, e(s.currency),
                        s.perspective == Perspective::business ? ", business (after tax)" : "");
+    if (d.prices.stale) out += "<p class=\"warning\">" + e(d.prices.warning()) + "</p>\n";
     out += answer(d) + options_tables(d) + tokens_section(d) + cumulative_chart(d) + breakdown_chart(d) + breakeven_chart(d) +
            uncertainty_section(d) + hardware_section(d) + assumptions_section(d);
     out += "<footer class=\"note\"><p>Made by payback from the scenario and the catalogs it names; the "

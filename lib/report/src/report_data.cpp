@@ -59,7 +59,7 @@ std::optional<TokenVolumeSweep> token_volume_sweep(const Scenario& s) {
 
 ReportData report_data(const Scenario& s, const ReportOptions& options) {
     ReportData r{s, compare(s), {}, std::nullopt, {}, {}, std::nullopt, {}, std::nullopt, std::nullopt, std::nullopt,
-                 options.samples, options.seed, assumptions(s, options.overrides)};
+                 options.samples, options.seed, assumptions(s, options.overrides), {}};
     r.costs = cost_breakdown(r.comparison);
     r.headline = headline_pair(r.comparison);
     r.verdict = verdict(r.comparison, s);

@@ -15,6 +15,7 @@
 #include "payback/base/error.hpp"
 #include "payback/base/suggest.hpp"
 #include "payback/base/text_file.hpp"
+#include "payback/market/price_dates.hpp"
 
 namespace payback {
 
@@ -28,6 +29,7 @@ public:
     Row(const CsvTable& table, std::size_t row) : table_(table), row_(row) {}
 
     std::string text(std::string_view column) const { return table_.text(row_, column); }
+    bool has(std::string_view column) const { return table_.has_column(column); }
     std::string required(std::string_view column) const { return table_.required(row_, column); }
     std::optional<double> number(std::string_view column, double lo, double hi) const {
         if (text(column).empty()) return std::nullopt;
@@ -149,6 +151,20 @@ template <class Items, class Name>
                                  hint.empty() ? std::string() : "; did you mean \"" + hint + "\"?"));
 }
 
+// Of one item's rows (its price over time), the one in effect `at`, else the newest; InputError under
+// `key` naming the earliest date known when every row is later than `at`.
+template <class Item>
+const Item& dated_row(const std::vector<const Item*>& rows, const std::optional<std::string>& at, const std::string& key,
+                      const std::string& item) {
+    std::vector<std::string> dates;
+    for (const Item* row : rows) dates.push_back(row->origin.as_of);
+    if (!at) return *rows[*newest_row(dates)];
+    if (const auto index = row_in_effect(dates, *at)) return *rows[*index];
+    throw InputError("pricing", 0, key,
+                     fmt::format("no price for {} in effect on {} (--as-of): the catalog's earliest is as of {}", item,
+                                 *at, *std::min_element(dates.begin(), dates.end())));
+}
+
 }  // namespace
 
 std::string RowOrigin::describe() const {
@@ -221,7 +237,7 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
             i.origin = row.origin();
             return i;
         },
-        [](const CloudInstance& i) { return i.provider + ":" + i.instance + "@" + i.region; });
+        [](const CloudInstance& i) { return i.provider + ":" + i.instance + "@" + i.region + " as of " + i.origin.as_of; });
     c.parts_ = load_file<PartSpec>(
         dir, text_of, "parts.csv",
         {"kind", "name", "price_usd", "price_date", "idle_watts", "load_watts", "pcie_lanes", "pcie_slots",
@@ -267,6 +283,17 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
             m.market = row.required("market");
             m.gpu = row.required("gpu");
             m.host_price_per_hour = row.number("host_price_per_hour", 0.005, 50);
+            // Optional columns: the offers' spread around the median, both or neither.
+            for (const auto& [column, value] : {std::pair{"host_price_p10_per_hour", &m.host_price_p10_per_hour},
+                                                std::pair{"host_price_p90_per_hour", &m.host_price_p90_per_hour}})
+                if (row.has(column)) *value = row.number(column, 0.005, 50);
+            if (m.host_price_p10_per_hour.has_value() != m.host_price_p90_per_hour.has_value())
+                throw row.error(m.host_price_p10_per_hour ? "host_price_p90_per_hour" : "host_price_p10_per_hour",
+                                "give both quantiles, P10 and P90, or neither");
+            if (m.host_price_p10_per_hour &&
+                (!m.host_price_per_hour || *m.host_price_p10_per_hour > *m.host_price_per_hour ||
+                 *m.host_price_per_hour > *m.host_price_p90_per_hour))
+                throw row.error("host_price_per_hour", "expected P10 <= host_price_per_hour (the median) <= P90");
             m.platform_fee = row.number("platform_fee", 0, 0.9);
             m.occupancy = row.number("occupancy", 0, 1);
             const std::string assumed = row.text("occupancy_is_assumption");
@@ -277,7 +304,7 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
             m.origin = row.origin();
             return m;
         },
-        [](const RentalMarket& m) { return m.market + ":" + m.gpu; });
+        [](const RentalMarket& m) { return m.market + ":" + m.gpu + " as of " + m.origin.as_of; });
     c.rental_discounts_ = load_file<RentalDiscount>(
         dir, text_of, "rental-discounts.csv", {"market", "months", "discount", "as_of", "source"},
         [](const Row& row) {
@@ -345,24 +372,23 @@ const PartSpec& Catalog::part(const std::string& name) const {
     not_found("part", name, parts_, [](const PartSpec& p) { return p.name; });
 }
 
-const CloudInstance& Catalog::instance(const std::string& provider_and_instance, const std::string& region) const {
-    const CloudInstance* first = nullptr;
-    const CloudInstance* anywhere = nullptr;  // marketplaces price "any" region alike
+const CloudInstance& Catalog::instance(const std::string& provider_and_instance, const std::string& region,
+                                      const std::optional<std::string>& at) const {
+    std::vector<const CloudInstance*> rows;
+    std::vector<const CloudInstance*> anywhere;  // marketplaces price "any" region alike
+    std::vector<std::string> regions;
     for (const auto& i : instances_) {
         if (i.key() != provider_and_instance) continue;
-        if (region.empty() || i.region == region) return i;
-        if (!first) first = &i;
-        if (i.region == "any") anywhere = &i;
+        if (std::find(regions.begin(), regions.end(), i.region) == regions.end()) regions.push_back(i.region);
+        if (i.region == (region.empty() ? regions.front() : region)) rows.push_back(&i);
+        if (i.region == "any") anywhere.push_back(&i);
     }
-    if (anywhere) return *anywhere;
-    if (first) {
-        std::vector<std::string> regions;
-        for (const auto& i : instances_)
-            if (i.key() == provider_and_instance) regions.push_back(i.region);
+    if (rows.empty()) rows = anywhere;
+    if (!rows.empty()) return dated_row(rows, at, "instance", provider_and_instance);
+    if (!regions.empty())
         throw InputError("pricing", 0, "region",
                          fmt::format("{} has no price row for region \"{}\"; the catalog has {}", provider_and_instance,
                                      region, fmt::join(regions, ", ")));
-    }
     not_found("instance", provider_and_instance, instances_, [](const CloudInstance& i) { return i.key(); });
 }
 
@@ -374,9 +400,12 @@ const ElectricityRate& Catalog::rate(const std::string& region) const {
     not_found("region", region, rates_, [](const ElectricityRate& r) { return r.region; });
 }
 
-const RentalMarket& Catalog::rental_market(const std::string& market, const std::string& gpu) const {
+const RentalMarket& Catalog::rental_market(const std::string& market, const std::string& gpu,
+                                           const std::optional<std::string>& at) const {
+    std::vector<const RentalMarket*> rows;
     for (const auto& m : rental_markets_)
-        if (m.market == market && m.gpu == gpu) return m;
+        if (m.market == market && m.gpu == gpu) rows.push_back(&m);
+    if (!rows.empty()) return dated_row(rows, at, "market", market + ":" + gpu);
     not_found("rental market", market + ":" + gpu, rental_markets_,
               [](const RentalMarket& m) { return m.market + ":" + m.gpu; });
 }

@@ -68,7 +68,7 @@ void fill_from_catalog(const TomlReader& in, const ReadContext& context, const G
     const Catalog& catalog = Catalog::shipped();
     const CloudInstance* row = nullptr;
     try {
-        row = &catalog.instance(cloud.instance, region);
+        row = &catalog.instance(cloud.instance, region, context.prices_at);
     } catch (const InputError& e) {
         throw in.error(e.key_path() == "region" ? "region" : "instance", e.message());
     }
@@ -84,6 +84,7 @@ void fill_from_catalog(const TomlReader& in, const ReadContext& context, const G
     const std::optional<double> prices[] = {row->on_demand_per_hour, row->spot_per_hour, row->reserved_1y_per_hour,
                                             row->reserved_3y_per_hour};
     const auto price = prices[static_cast<std::size_t>(cloud.mode)];
+    if (price && !in.contains("price_per_hour")) context.used_price_of(row->origin.as_of);
     if (price) {
         cloud.price = units::money_per_hour(*price);
         cloud.from_catalog.emplace_back("price_per_hour", origin);

@@ -96,6 +96,7 @@ void read_electricity(const TomlReader& in, const ReadContext& context, Scenario
                                                                      rate.region, rate.currency, s.currency));
             s.electricity_price = units::money_per_kwh(rate.price_per_kwh);
             s.electricity_origin = rate.origin.describe();
+            context.used_price_of(rate.origin.as_of);
             s.tariff = flat_tariff(rate.price_per_kwh);
             s.tariff_kind = "region";
         } catch (const InputError& e) {

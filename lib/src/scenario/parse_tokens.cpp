@@ -205,7 +205,7 @@ void read_cloud_serving(const TomlReader& in, const TokenWorkload* tokens, Cloud
                                    serving));
 }
 
-std::vector<CloudOption> read_apis(const TomlReader& root, const Scenario& s) {
+std::vector<CloudOption> read_apis(const TomlReader& root, const ReadContext& context, const Scenario& s) {
     std::vector<CloudOption> apis;
     for (const auto& in : root.array_of_tables("api", false)) {
         if (!s.tokens) throw in.error("name", "an [[api]] option needs workload.tokens: the tokens it is to serve");
@@ -228,6 +228,7 @@ std::vector<CloudOption> read_apis(const TomlReader& root, const Scenario& s) {
                 throw in.error("api", e.message());
             }
             api.from_catalog.emplace_back("price_per_million_input", row->origin.describe() + ", " + row->origin.source);
+            context.used_price_of(row->origin.as_of);
         }
         api.name = in.contains("name") || !row ? in.string("name") : row->key();
         for (const CloudOption& other : s.clouds)

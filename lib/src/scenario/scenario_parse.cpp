@@ -37,7 +37,8 @@ const std::vector<std::pair<std::string, finance::TaxDepreciation>> tax_deprecia
 
 // [rental]: renting the untrained hours out. A market from pricing/rental-markets.csv gives the
 // price, fee and occupancy for the rig's GPU (gpu = "..."); the table's own keys override them.
-std::optional<Rental> read_rental(const TomlReader& root, const Rig& rig, const std::string& currency) {
+std::optional<Rental> read_rental(const TomlReader& root, const detail::ReadContext& context, const Rig& rig) {
+    const std::string& currency = context.currency;
     const auto in = root.table("rental", false);
     if (!in) return std::nullopt;
     Rental r;
@@ -48,7 +49,7 @@ std::optional<Rental> read_rental(const TomlReader& root, const Rig& rig, const 
         for (const Part& part : rig.parts)
             if (!part.catalog_gpu.empty() && gpu.empty()) gpu = part.catalog_gpu;
         try {
-            row = &Catalog::shipped().rental_market(r.market, gpu);
+            row = &Catalog::shipped().rental_market(r.market, gpu, context.prices_at);
         } catch (const InputError& e) {
             throw in->error("market", gpu.empty() ? "the rig's GPU must come from the catalog (gpu = \"...\") to look "
                                                     "up its market price" : e.message());
@@ -57,6 +58,7 @@ std::optional<Rental> read_rental(const TomlReader& root, const Rig& rig, const 
             throw in->error("market", "the market's prices are in " + row->currency + ", the scenario is in " + currency);
     }
     const std::string origin = row ? row->origin.describe() : std::string();
+    if (row && row->host_price_per_hour && !in->contains("price_per_gpu_hour")) context.used_price_of(row->origin.as_of);
     auto from = [&](std::string_view key, std::optional<double> catalog) {
         return detail::number_or_catalog(*in, key, catalog, origin, r.from_catalog);
     };
@@ -168,7 +170,8 @@ std::string stem_of(const std::string& path) {
     return name;
 }
 
-Scenario read_scenario(const toml::table& root_table, const std::string& source) {
+Scenario read_scenario(const toml::table& root_table, const std::string& source,
+                       const std::optional<std::string>& prices_at) {
     // Money's plausible limits scale with the currency (scenario/keys.hpp): look at it first.
     const auto* currency = root_table.at_path("scenario.currency").as_string();
     const double money_scale = currency && !major_currency(currency->get()) ? minor_currency_scale : 1.0;
@@ -215,8 +218,9 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
         if (workload->contains("job_hours")) s.job_hours = workload->number("job_hours");
     }
 
+    s.prices_at = prices_at;
     const detail::ReadContext context{std::filesystem::path(source).parent_path(), s.currency, s.start,
-                                      s.horizon_months};
+                                      s.horizon_months, prices_at, &s.price_dates};
     s.rig = read_rig(*root.table("rig", true), context);
     RigScaling scaling = rig_scaling(s);
     if (workload && workload->contains("job")) {
@@ -247,9 +251,9 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
     s.running_costs = read_running_costs(root);
     s.financing = read_financing(root);
     s.tax = read_tax(root, s.perspective);
-    s.rental = read_rental(root, s.rig, s.currency);
+    s.rental = read_rental(root, context, s.rig);
     s.clouds = detail::read_clouds(root, context, s.rig, s.job ? &*s.job : nullptr, s.tokens ? &*s.tokens : nullptr);
-    for (CloudOption& api : detail::read_apis(root, s)) s.clouds.push_back(std::move(api));
+    for (CloudOption& api : detail::read_apis(root, context, s)) s.clouds.push_back(std::move(api));
     s.uncertainty = detail::read_uncertainty(root);
     root.finish();
     const ScalingWorkload scaling_workload = s.job ? detail::job_scaling_workload(*s.job) : default_scaling_workload();
@@ -266,7 +270,7 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source)
 }  // namespace
 
 Scenario parse_scenario(const std::string& toml_text, const std::string& source,
-                        const std::vector<Override>& overrides) {
+                        const std::vector<Override>& overrides, const std::optional<std::string>& prices_at) {
     toml::table root;
     try {
         root = toml::parse(toml_text, source);
@@ -278,11 +282,12 @@ Scenario parse_scenario(const std::string& toml_text, const std::string& source,
         throw InputError(source, 0, "", "the scenario is empty: it needs at least [rig] with its parts and "
                                         "[electricity] (see scenarios/ for examples)");
     for (const auto& o : overrides) detail::apply_override(root, o);
-    return read_scenario(root, source);
+    return read_scenario(root, source, prices_at);
 }
 
-Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides) {
-    return parse_scenario(detail::read_text_file(path, "scenario file"), path, overrides);
+Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides,
+                       const std::optional<std::string>& prices_at) {
+    return parse_scenario(detail::read_text_file(path, "scenario file"), path, overrides, prices_at);
 }
 
 const char* to_string(Perspective perspective) {

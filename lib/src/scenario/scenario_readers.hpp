@@ -22,6 +22,12 @@ struct ReadContext {
     std::string currency;
     std::optional<std::string> start;
     int horizon_months = 36;
+    std::optional<std::string> prices_at;  ///< Scenario::prices_at
+    /// Where each reader adds the as_of of a catalog price row it used (Scenario::price_dates).
+    std::vector<std::string>* price_dates = nullptr;
+    void used_price_of(const std::string& as_of) const {
+        if (price_dates) price_dates->push_back(as_of);
+    }
 };
 
 /// A price per kWh, with the cents check: in a major currency (keys.hpp) a kWh costs well under 2.
@@ -52,7 +58,7 @@ void predict_rig_rates(const TomlReader& root, Scenario& s, double link_gb_per_s
 void read_cloud_serving(const TomlReader& in, const TokenWorkload* tokens, CloudOption& cloud);
 /// [[api]]: per-token options, typed in or from pricing/api-prices.csv; `s` has the rig, the
 /// workload and the [[cloud]] options read.
-std::vector<CloudOption> read_apis(const TomlReader& root, const Scenario& s);
+std::vector<CloudOption> read_apis(const TomlReader& root, const ReadContext& context, const Scenario& s);
 
 /// workload.job and workload.calibration (parse_workload.cpp): the job, timed on the rig's GPUs.
 TrainingJob read_job(const TomlReader& workload, const ReadContext& context, const Rig& rig,

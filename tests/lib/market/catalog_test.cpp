@@ -207,3 +207,27 @@ TEST_CASE("api-prices.csv is read from the catalog's directory, and a bad row na
     test::check_error(e, (bad.path() / "api-prices.csv").string(), line_of("api-prices.csv", "together,llama-3.1-8b,"),
                       "input", "must be between 0 and 10000, got -1");
 }
+
+TEST_CASE("an item's dated rows: the newest by default, the one in effect at a date on request",
+          "[catalog][price_dates]") {
+    const test::TempDir dir;
+    // vast's RTX 4090 priced twice more: $0.40 from 2025-01-01, $0.45 from 2026-01-01 (and the
+    // shipped $0.5083 of 2026-09-21).
+    write_catalog(dir, "rental-markets.csv", "\nvast,RTX 4090,",
+                  "\nvast,RTX 4090,0.40,,0.7,true,USD,2025-01-01,test\n"
+                  "vast,RTX 4090,0.45,,0.7,true,USD,2026-01-01,test\nvast,RTX 4090,");
+    const Catalog c = Catalog::load(dir.path().string());
+    CHECK(*c.rental_market("vast", "RTX 4090").host_price_per_hour == 0.5083);
+    CHECK(*c.rental_market("vast", "RTX 4090", "2025-06-30").host_price_per_hour == 0.40);
+    CHECK(*c.rental_market("vast", "RTX 4090", "2026-01-01").host_price_per_hour == 0.45);
+    CHECK(*c.rental_market("vast", "RTX 4090", "2026-09-21").host_price_per_hour == 0.5083);
+    CHECK_THROWS_WITH(c.rental_market("vast", "RTX 4090", "2024-12-31"),
+                      Catch::Contains("no price for vast:RTX 4090 in effect on 2024-12-31 (--as-of): the catalog's "
+                                      "earliest is as of 2025-01-01"));
+    // The same item and date twice is still a duplicate.
+    const test::TempDir twice;
+    write_catalog(twice, "rental-markets.csv", "\nvast,RTX 4090,",
+                  "\nvast,RTX 4090,0.40,,0.7,true,USD,2026-09-21,test\nvast,RTX 4090,");
+    CHECK_THROWS_WITH(Catalog::load(twice.path().string()),
+                      Catch::Contains("duplicate entry \"vast:RTX 4090 as of 2026-09-21\""));
+}

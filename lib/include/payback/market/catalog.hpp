@@ -91,7 +91,11 @@ struct ElectricityRate {
 struct RentalMarket {
     std::string market;
     std::string gpu;
-    std::optional<double> host_price_per_hour;
+    std::optional<double> host_price_per_hour;  ///< with the quantiles below, their median
+    /// The 10th and 90th percentiles of the offers' prices (optional columns host_price_p10_per_hour
+    /// and host_price_p90_per_hour, as `payback catalog import --format vast-offers` writes them).
+    std::optional<double> host_price_p10_per_hour;
+    std::optional<double> host_price_p90_per_hour;
     std::optional<double> platform_fee;
     std::optional<double> occupancy;
     bool occupancy_is_assumption = true;
@@ -144,10 +148,15 @@ public:
     /// Lookups; InputError (source "pricing", the key "gpu"/"instance"/...) with a suggestion on a miss.
     const GpuSpec& gpu(const std::string& name) const;
     const PartSpec& part(const std::string& name) const;
-    /// "aws:p3.2xlarge" in `region`, or its first row when region is empty.
-    const CloudInstance& instance(const std::string& provider_and_instance, const std::string& region) const;
+    /// "aws:p3.2xlarge" in `region` (the first region listed when empty). An item may have rows of
+    /// several as_of dates (its price over time): the one in effect `at` "YYYY-MM-DD" (the latest as_of
+    /// on or before it; InputError naming the earliest date known when none is), else the newest.
+    const CloudInstance& instance(const std::string& provider_and_instance, const std::string& region,
+                                  const std::optional<std::string>& at = std::nullopt) const;
     const ElectricityRate& rate(const std::string& region) const;  ///< the latest year
-    const RentalMarket& rental_market(const std::string& market, const std::string& gpu) const;
+    /// As instance(): the row in effect `at`, else the newest.
+    const RentalMarket& rental_market(const std::string& market, const std::string& gpu,
+                                      const std::optional<std::string>& at = std::nullopt) const;
     /// "provider:model"; InputError (key "api") with the closest names on a miss.
     const ApiPriceRow& api_price(const std::string& provider_and_model) const;
 

@@ -167,6 +167,12 @@ struct Scenario {
     /// The [[cloud]] options, then the [[api]] options (CloudOption::api set), in the file's order.
     std::vector<CloudOption> clouds;
     Uncertainty uncertainty;  ///< distributions for Monte Carlo and tornado charts; empty: none
+    /// The date whose prices the catalogs gave (--as-of: each item's row with the latest as_of on or
+    /// before it); none: each item's newest row.
+    std::optional<std::string> prices_at;
+    /// The as_of of every catalog price row the scenario used (cloud instances, API prices, the rental
+    /// market, a region's electricity price), in reading order; empty when every price is typed in.
+    std::vector<std::string> price_dates;
 };
 
 /// A `--set key.path=value` override; `value` is TOML (a number, "string", true, { inline = 1 }).
@@ -176,11 +182,14 @@ struct Override {
 };
 
 /// Parses and validates a scenario file, applying overrides first. Throws InputError.
-Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides = {});
+/// `prices_at` ("YYYY-MM-DD") reads the catalog prices in effect on that date (Scenario::prices_at).
+Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides = {},
+                       const std::optional<std::string>& prices_at = std::nullopt);
 
 /// Parses and validates scenario text; `source` names it in messages.
 Scenario parse_scenario(const std::string& toml_text, const std::string& source,
-                        const std::vector<Override>& overrides = {});
+                        const std::vector<Override>& overrides = {},
+                        const std::optional<std::string>& prices_at = std::nullopt);
 
 /// Parses "key.path=value" as given on the command line. Throws InputError.
 Override parse_override(const std::string& assignment);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "payback/market/price_dates.hpp"
 #include "payback/model/comparison.hpp"
 #include "payback/model/cost_breakdown.hpp"
 #include "payback/scenario/assumptions.hpp"
@@ -57,6 +58,7 @@ struct ReportData {
     int samples = 0;
     std::uint64_t seed = 1;
     std::vector<Assumption> assumptions;
+    PriceAge prices;  ///< how old the catalog prices are; the page warns when they are stale
 };
 
 /// Throws InputError as the commands it draws on do (an [uncertainty] value a key does not admit).
