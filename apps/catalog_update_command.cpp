@@ -1,11 +1,9 @@
 // payback catalog update --source skypilot|azure-retail|aws-ec2 [--provider NAME] [--url URL] -o OUT.csv [--db FILE] [--json]
 // Fetches a public price file that needs no account and imports it as `catalog import` would (into OUT
 // and the price history). Without a network it fails in one line and writes nothing.
-#include <chrono>
 #include <map>
 #include <memory>
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -15,6 +13,7 @@
 #include "command_common.hpp"
 #include "http_fetch.hpp"
 #include "payback/base/error.hpp"
+#include "payback/market/price_dates.hpp"
 
 namespace payback::cli {
 
@@ -45,8 +44,6 @@ constexpr int max_azure_pages = 100;
 // ec2instances.info's instances.json: every EC2 type and region, well over the 16 MiB a price file may have.
 constexpr const char* ec2_url = "https://instances.vantage.sh/instances.json";
 constexpr std::size_t max_ec2_download_bytes = std::size_t{512} << 20;
-
-std::string today_utc() { return fmt::format("{:%Y-%m-%d}", std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now())); }
 
 std::vector<PriceFile> fetch_azure(const std::string& first_url, const std::string& key) {
     std::vector<PriceFile> pages;
@@ -105,7 +102,8 @@ void add_catalog_update_command(CLI::App& catalog) {
                         "The cloud, for skypilot: aws, gcp, azure, lambda, runpod, ... (the folder under catalogs/v7/)");
     command->add_option("--url", args->url, "Fetch from this URL instead of the source's public one (a mirror)");
     command->add_option("--as-of", args->options.as_of,
-                        "YYYY-MM-DD: when the prices held, where the file does not say (default: today, the day fetched)");
+                        "YYYY-MM-DD: when the prices held, where the file does not say (default: today, the day "
+                        "fetched; $PAYBACK_TODAY when set)");
     command->add_option("-o,--output", args->out, "The CSV to write (written only when everything was fetched and read)")
         ->required();
     command->add_option("--db", args->db, db_option_help);
@@ -117,7 +115,7 @@ void add_catalog_update_command(CLI::App& catalog) {
     command->callback([args] {
         if (args->source == "skypilot" && args->options.provider.empty())
             throw InputError("command line", 0, "--provider", "skypilot's catalog is one file per cloud: name it (aws, gcp, ...)");
-        if (args->options.as_of.empty()) args->options.as_of = today_utc();
+        if (args->options.as_of.empty()) args->options.as_of = today();
         const std::string key = args->url.empty() ? "--source" : "--url";  // the option the URL came from
         std::vector<PriceFile> files;
         if (args->source == "skypilot") {
@@ -128,7 +126,7 @@ void add_catalog_update_command(CLI::App& catalog) {
         } else {
             files.push_back(fetch_ec2_gpu_types(args->url.empty() ? ec2_url : args->url, key));
         }
-        if (args->options.source.empty()) args->options.source = fmt::format("{} fetched {}", files.front().path, today_utc());
+        if (args->options.source.empty()) args->options.source = fmt::format("{} fetched {}", files.front().path, today());
         run_price_import(args->source, files, args->options, args->out, args->db, args->json);
     });
 }

@@ -30,7 +30,7 @@ def check(condition: bool, what: str) -> None:
 
 def payback(*args: str) -> subprocess.CompletedProcess[str]:
     # Every import also appends to the price history: a temporary one, never the user's.
-    env = {**os.environ, "PAYBACK_DB": str(Path(tmp) / "prices.sqlite")}
+    env = {**os.environ, "PAYBACK_DB": str(Path(tmp) / "prices.sqlite"), "PAYBACK_TODAY": "2026-12-01"}
     return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=120, env=env)
 
 
@@ -96,6 +96,12 @@ with tempfile.TemporaryDirectory() as tmp:
     strip = lambda table: [{k: v for k, v in row.items() if k != "source"} for row in table]  # noqa: E731
     check(i.returncode == 0 and r.returncode == 0 and len(rows(out)) == 8 and strip(rows(out)) == strip(rows(imported)),
           "aws-ec2: the GPU types give import's 8 rows")
+
+    # Without --as-of, the prices held on the day fetched ($PAYBACK_TODAY here), and the source says so.
+    out = Path(tmp) / "today.csv"
+    r = payback("catalog", "update", "--source", "skypilot", "--provider", "aws", "--url", url, "-o", str(out))
+    check(r.returncode == 0 and {row["as_of"] for row in rows(out)} == {"2026-12-01"}, f"as_of today: {r.stderr}")
+    check(r.returncode == 0 and rows(out)[0]["source"] == url + " fetched 2026-12-01", "source: the URL and the day")
 
     # Azure: both pages fetched (every skipped record names the page it was on; the excerpt holds no
     # N-series item, so nothing is written but the header).
