@@ -47,6 +47,21 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+/// The median of the timed runs' rates, and their range.
+void set_rates(BenchResult& result, const std::vector<double>& rates) {
+    result.samples_per_second = median(rates);
+    result.samples_per_second_min = *std::min_element(rates.begin(), rates.end());
+    result.samples_per_second_max = *std::max_element(rates.begin(), rates.end());
+}
+
+/// Joules per sample over `samples` when the meter counted, and where the figure came from (or why none).
+void set_energy(BenchResult& result, const EnergyMeter& meter, std::optional<double> joules, double samples) {
+    if (joules) result.joules_per_sample = *joules / samples;
+    result.energy_source = meter.available()
+                               ? (joules ? meter.describe() : meter.describe() + ": the counter did not advance")
+                               : "unavailable: " + meter.unavailable_reason();
+}
+
 /// Warms up until `timed(steps)` lasts warmup_seconds, and returns the steps that last about seconds_per_repeat.
 template <class Timed>
 int size_repeats(const BenchConfig& config, Timed timed) {
@@ -115,9 +130,7 @@ BenchResult run_llm_benchmark(const BenchConfig& config) {
     result.workload = llm_decode_workload;
     result.batch = config.batch;
     result.threads = config.threads;
-    result.samples_per_second = median(rates);
-    result.samples_per_second_min = *std::min_element(rates.begin(), rates.end());
-    result.samples_per_second_max = *std::max_element(rates.begin(), rates.end());
+    set_rates(result, rates);
     result.repeats = config.repeats;
     result.isa = active_isa();
     result.gflops = result.samples_per_second * 2.0 * static_cast<double>(llm_matrix_weights(config.llm)) / 1e9;
@@ -126,10 +139,7 @@ BenchResult run_llm_benchmark(const BenchConfig& config) {
     result.tokens_per_second = result.samples_per_second;
     result.prefill_tokens_per_second = median(prefill_rates);
     const double generated = static_cast<double>(config.repeats) * steps_per_repeat * config.batch;
-    if (joules) result.joules_per_sample = *joules / generated;
-    result.energy_source = meter->available()
-                               ? (joules ? meter->describe() : meter->describe() + ": the counter did not advance")
-                               : "unavailable: " + meter->unavailable_reason();
+    set_energy(result, *meter, joules, generated);
     return result;
 }
 
@@ -168,19 +178,14 @@ BenchResult run_gpt_benchmark(const BenchConfig& config) {
     result.workload = gpt_small_workload;
     result.batch = config.batch;
     result.threads = config.threads;
-    result.samples_per_second = median(rates);
-    result.samples_per_second_min = *std::min_element(rates.begin(), rates.end());
-    result.samples_per_second_max = *std::max_element(rates.begin(), rates.end());
+    set_rates(result, rates);
     result.repeats = config.repeats;
     result.isa = active_isa();
     result.gflops = result.samples_per_second * gpt_flops_per_sequence(gpt) / 1e9;
     result.precision = "fp32";
     result.tokens_per_second = result.samples_per_second * gpt.sequence;
     const double samples = static_cast<double>(config.repeats) * steps_per_repeat * config.batch;
-    if (joules) result.joules_per_sample = *joules / samples;
-    result.energy_source = meter->available()
-                               ? (joules ? meter->describe() : meter->describe() + ": the counter did not advance")
-                               : "unavailable: " + meter->unavailable_reason();
+    set_energy(result, *meter, joules, samples);
     return result;
 }
 
@@ -224,17 +229,12 @@ BenchResult run_benchmark(const BenchConfig& config) {
     result.workload = workload.name;
     result.batch = config.batch;
     result.threads = on_gpu ? 1 : config.threads;
-    result.samples_per_second = median(rates);
-    result.samples_per_second_min = *std::min_element(rates.begin(), rates.end());
-    result.samples_per_second_max = *std::max_element(rates.begin(), rates.end());
+    set_rates(result, rates);
     result.repeats = config.repeats;
     result.isa = on_gpu ? "" : active_isa();
     result.gflops = result.samples_per_second * training_flops_per_sample(workload) / 1e9;
     const double samples = static_cast<double>(config.repeats) * steps_per_repeat * config.batch;
-    if (joules) result.joules_per_sample = *joules / samples;
-    result.energy_source = meter->available()
-                               ? (joules ? meter->describe() : meter->describe() + ": the counter did not advance")
-                               : "unavailable: " + meter->unavailable_reason();
+    set_energy(result, *meter, joules, samples);
     return result;
 }
 
