@@ -8,7 +8,7 @@
 namespace payback {
 
 PAYBACK_ISA_DISPATCH(bench::cpu::Kernels, cpu_kernels)
-PAYBACK_ISA_DISPATCH(bench::cpu::QuantKernels, llm_quant_kernels)
+PAYBACK_ISA_DISPATCH(bench::cpu::QuantKernelChoices, llm_quant_kernels)
 PAYBACK_ISA_DISPATCH(bench::cpu::TransformerKernels, gpt_transformer_kernels)
 
 }  // namespace payback
@@ -16,7 +16,8 @@ PAYBACK_ISA_DISPATCH(bench::cpu::TransformerKernels, gpt_transformer_kernels)
 namespace payback::bench::cpu {
 
 const Kernels& kernels() { return cpu_kernels(); }
-const QuantKernels& quant_kernels() { return llm_quant_kernels(); }
+const QuantKernels& quant_kernels() { return *llm_quant_kernels().best; }
+const QuantKernelChoices& quant_kernel_choices() { return llm_quant_kernels(); }
 const TransformerKernels& transformer_kernels() { return gpt_transformer_kernels(); }
 
 }  // namespace payback::bench::cpu

@@ -213,7 +213,7 @@ struct LlmDecoder::Impl {
         const float* s = angles_sin.data() + std::size_t(i) * pairs;
         for (int head = 0; head < heads; ++head)
             for (int p = 0; p < pairs; ++p) {
-                float* pair = vector + head * hd + 2 * p;
+                float* pair = vector + std::ptrdiff_t(head) * hd + std::ptrdiff_t(2) * p;
                 const float a = pair[0], b = pair[1];
                 pair[0] = a * c[p] - b * s[p];
                 pair[1] = a * s[p] + b * c[p];
@@ -307,6 +307,7 @@ const LlmConfig& LlmDecoder::config() const { return impl_->config; }
 Quant LlmDecoder::quant() const { return impl_->quant; }
 int LlmDecoder::sequences() const { return impl_->sequences; }
 std::int64_t LlmDecoder::matrix_bytes() const { return impl_->matrix_bytes(); }
+const char* LlmDecoder::kernels() const { return impl_->kernels.name; }
 int LlmDecoder::length(int sequence) const { return impl_->lengths.at(static_cast<std::size_t>(sequence)); }
 
 void LlmDecoder::set_length(int sequence, int length) {

@@ -1,5 +1,8 @@
 #include "cpu/quant_kernels.hpp"
 
+#include <bit>
+#include <vector>
+
 // Compiled once per instruction set (cmake/PaybackIsa.cmake): AVX2 with F16C and FMA in x86-64-v3,
 // AVX-512 (F, BW, DQ) in x86-64-v4, plain loops in the baseline.
 #if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
@@ -62,12 +65,14 @@ float hsum(__m256 v) {
     return _mm256_madd_epi16(products, _mm256_set1_epi16(1));
 }
 
-/// A Q4_0 block's 32 weights as int8 in element order: the low nibbles (0..15), then the high ones (16..31), less 8.
-__m256i unpack_q4_0(const BlockQ4_0& block) {
+/// A Q4_0 block's 32 nibbles (0..15) as bytes in element order: the low nibbles (elements 0..15), then the high ones.
+__m256i q4_0_nibbles(const BlockQ4_0& block) {
     const __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block.qs));
-    const __m256i nibbles = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(packed, 4), packed), _mm256_set1_epi8(0x0f));
-    return _mm256_sub_epi8(nibbles, _mm256_set1_epi8(8));
+    return _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(packed, 4), packed), _mm256_set1_epi8(0x0f));
 }
+
+/// A Q4_0 block's 32 weights as int8 in element order: its nibbles less 8.
+__m256i unpack_q4_0(const BlockQ4_0& block) { return _mm256_sub_epi8(q4_0_nibbles(block), _mm256_set1_epi8(8)); }
 
 __m256i load_q8_0(const BlockQ8_0& block) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block.qs)); }
 
@@ -94,18 +99,36 @@ __m512 pair_scales(float d0, float d1) {
     return _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_set1_ps(d0)), _mm256_set1_ps(d1), 1);
 }
 
-float dot_f16(const std::uint16_t* w, const float* x, int cols) {
-    __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();
+// How far ahead of the rows being read to prefetch, in bytes. One row alone is read too slowly to keep
+// enough cache-line fills in flight; four rows with prefetches come close to a plain read loop
+// (docs/benchmark.md, "llm-decode against the memory bandwidth").
+constexpr int prefetch_distance = 512;
+
+void prefetch(const void* address) { _mm_prefetch(static_cast<const char*>(address) + prefetch_distance, _MM_HINT_T0); }
+
+/// `Rows` consecutive rows of W (`cols` apart) times x, into out[0..Rows). Each row's operations are the
+/// same whatever Rows is, so a row's result does not depend on how rows are grouped (threads, batches).
+template <int Rows>
+void dot_rows_f16(const std::uint16_t* w, int cols, const float* x, bool fetch_ahead, float* out) {
+    __m512 a0[Rows], a1[Rows];
+    for (int r = 0; r < Rows; ++r) a0[r] = a1[r] = _mm512_setzero_ps();
     int i = 0;
     for (; i + 32 <= cols; i += 32) {
-        const __m512 w0 = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i)));
-        const __m512 w1 = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i + 16)));
-        a0 = _mm512_fmadd_ps(w0, _mm512_loadu_ps(x + i), a0);
-        a1 = _mm512_fmadd_ps(w1, _mm512_loadu_ps(x + i + 16), a1);
+        const __m512 x0 = _mm512_loadu_ps(x + i), x1 = _mm512_loadu_ps(x + i + 16);
+        for (int r = 0; r < Rows; ++r) {
+            const std::uint16_t* row = w + std::ptrdiff_t(r) * cols + i;
+            if (fetch_ahead) prefetch(row);
+            a0[r] = _mm512_fmadd_ps(_mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row))), x0, a0[r]);
+            a1[r] = _mm512_fmadd_ps(_mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 16))), x1,
+                                    a1[r]);
+        }
     }
-    float sum = hsum(_mm512_add_ps(a0, a1));
-    for (; i < cols; ++i) sum += half_to_float(w[i]) * x[i];
-    return sum;
+    for (int r = 0; r < Rows; ++r) {
+        const std::uint16_t* row = w + std::ptrdiff_t(r) * cols;
+        float sum = hsum(_mm512_add_ps(a0[r], a1[r]));
+        for (int j = i; j < cols; ++j) sum += half_to_float(row[j]) * x[j];
+        out[r] = sum;
+    }
 }
 
 float dot_q8_0(const BlockQ8_0* w, const BlockQ8_0* x, int blocks) {
@@ -131,6 +154,114 @@ float dot_q4_0(const BlockQ4_0* w, const BlockQ8_0* x, int blocks) {
     if (b < blocks) sum += dot_q4_0_portable(w + b, x + b, blocks - b);
     return sum;
 }
+
+
+// ---- AVX-512 with VNNI: vpdpbusd multiplies unsigned bytes by signed ones and adds each 4 products to
+// an int32 lane. The weights are made unsigned by an offset c (Q8_0: w + 128, in [1, 255]; Q4_0: its
+// nibbles, w + 8, in [0, 15]) and Σ w·x = Σ (w + c)·x − c·Σx, with each lane's c·Σx (over its 4
+// activations) computed once per product: the integer sums are the other kernels'. ----
+
+#define PAYBACK_VNNI __attribute__((target("avx512vnni")))
+
+/// One pair of an activation vector's blocks, prepared once per product.
+struct PreparedPair {
+    __m512i x;           ///< the two blocks' 64 quants
+    __m512i minus_128x;  ///< per int32 lane: −128 × the sum of the lane's 4 quants
+    __m512i minus_8x;    ///< per int32 lane: −8 × that sum
+    __m512 d;            ///< d_x of the first block in lanes 0..7, of the second in lanes 8..15
+};
+
+__m512i join(__m256i low, __m256i high) { return _mm512_inserti64x4(_mm512_castsi256_si512(low), high, 1); }
+
+PAYBACK_VNNI void prepare_pairs(const BlockQ8_0* x, std::ptrdiff_t ldx, int vectors, int pairs,
+                                std::vector<PreparedPair>& out) {
+    out.resize(std::size_t(vectors) * pairs);
+    for (int v = 0; v < vectors; ++v)
+        for (int p = 0; p < pairs; ++p) {
+            const BlockQ8_0* blocks = x + v * ldx + std::ptrdiff_t(2) * p;
+            const __m512i quants = join(load_q8_0(blocks[0]), load_q8_0(blocks[1]));
+            const __m512i lane_sums = _mm512_dpbusd_epi32(_mm512_setzero_si512(), _mm512_set1_epi8(1), quants);
+            const __m512i zero = _mm512_setzero_si512();
+            out[std::size_t(v) * pairs + p] = {quants, _mm512_sub_epi32(zero, _mm512_slli_epi32(lane_sums, 7)),
+                                               _mm512_sub_epi32(zero, _mm512_slli_epi32(lane_sums, 3)),
+                                               pair_scales(_cvtsh_ss(blocks[0].d), _cvtsh_ss(blocks[1].d))};
+        }
+}
+
+/// d_w of two weight blocks in lanes 0..7 and 8..15.
+__m512 weight_scales(std::uint16_t d0, std::uint16_t d1) {
+    return _mm512_cvtph_ps(_mm256_inserti128_si256(_mm256_set1_epi16(std::bit_cast<std::int16_t>(d0)),
+                                                   _mm_set1_epi16(std::bit_cast<std::int16_t>(d1)), 1));
+}
+
+PAYBACK_VNNI __m512i pair_sums(const BlockQ8_0* w, const PreparedPair& x) {
+    const __m512i offset = _mm512_xor_si512(join(load_q8_0(w[0]), load_q8_0(w[1])), _mm512_set1_epi8(static_cast<char>(0x80)));
+    return _mm512_dpbusd_epi32(x.minus_128x, offset, x.x);
+}
+
+PAYBACK_VNNI __m512i pair_sums(const BlockQ4_0* w, const PreparedPair& x) {
+    return _mm512_dpbusd_epi32(x.minus_8x, join(q4_0_nibbles(w[0]), q4_0_nibbles(w[1])), x.x);
+}
+
+float dot_block_portable(const BlockQ8_0* w, const BlockQ8_0* x) { return dot_q8_0_portable(w, x, 1); }
+float dot_block_portable(const BlockQ4_0* w, const BlockQ8_0* x) { return dot_q4_0_portable(w, x, 1); }
+
+/// `Rows` consecutive rows of W (`blocks` apart) times one prepared vector, into out[0..Rows); as in
+/// dot_rows_f16, a row's operations do not depend on Rows.
+template <int Rows, class Block>
+PAYBACK_VNNI void dot_rows_vnni(const Block* w, int blocks, const PreparedPair* x, const BlockQ8_0* x_blocks,
+                                bool fetch_ahead, float* out) {
+    __m512 acc[Rows];
+    for (int r = 0; r < Rows; ++r) acc[r] = _mm512_setzero_ps();
+    const int pairs = blocks / 2;
+    for (int p = 0; p < pairs; ++p)
+        for (int r = 0; r < Rows; ++r) {
+            const Block* pair = w + std::ptrdiff_t(r) * blocks + std::ptrdiff_t(2) * p;
+            if (fetch_ahead) prefetch(pair);
+            acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(pair_sums(pair, x[p])),
+                                     _mm512_mul_ps(weight_scales(pair[0].d, pair[1].d), x[p].d), acc[r]);
+        }
+    for (int r = 0; r < Rows; ++r) {
+        out[r] = hsum(acc[r]);
+        if (blocks % 2 != 0) out[r] += dot_block_portable(w + std::ptrdiff_t(r) * blocks + std::ptrdiff_t(2) * pairs, x_blocks + std::ptrdiff_t(2) * pairs);
+    }
+}
+
+/// Four rows at a time, then one, each group against every vector while it is in L1, and prefetched
+/// during the first vector's pass.
+template <class Block>
+PAYBACK_VNNI void matmul_vnni(const Block* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
+                              std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy) {
+    const int blocks = cols / quant_block, pairs = blocks / 2;
+    thread_local std::vector<PreparedPair> prepared;
+    prepare_pairs(x, ldx, vectors, pairs, prepared);
+    float out[4];
+    int r = row_begin;
+    for (; r + 4 <= row_end; r += 4)
+        for (int v = 0; v < vectors; ++v) {
+            dot_rows_vnni<4>(w + std::ptrdiff_t(r) * blocks, blocks, prepared.data() + std::ptrdiff_t(v) * pairs,
+                             x + v * ldx, v == 0, out);
+            for (int i = 0; i < 4; ++i) y[v * ldy + r + i] = out[i];
+        }
+    for (; r < row_end; ++r)
+        for (int v = 0; v < vectors; ++v) {
+            dot_rows_vnni<1>(w + std::ptrdiff_t(r) * blocks, blocks, prepared.data() + std::ptrdiff_t(v) * pairs,
+                             x + v * ldx, v == 0, out);
+            y[v * ldy + r] = out[0];
+        }
+}
+
+PAYBACK_VNNI void matmul_q8_0_vnni(const BlockQ8_0* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
+                                   std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy) {
+    matmul_vnni(w, cols, row_begin, row_end, x, ldx, vectors, y, ldy);
+}
+
+PAYBACK_VNNI void matmul_q4_0_vnni(const BlockQ4_0* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
+                                   std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy) {
+    matmul_vnni(w, cols, row_begin, row_end, x, ldx, vectors, y, ldy);
+}
+
+#undef PAYBACK_VNNI
 
 #elif PAYBACK_QUANT_AVX2
 
@@ -187,6 +318,25 @@ float dot_q4_0(const BlockQ4_0* w, const BlockQ8_0* x, int blocks) { return dot_
 
 // Row by row, every vector against the row while it is in L1: each weight comes from memory once
 // however many vectors (sequences, or a prompt's positions) there are.
+#if PAYBACK_QUANT_AVX512
+// Four rows at a time, then one, each group against every vector while it is in L1, and prefetched
+// during the first vector's pass.
+void matmul_f16(const std::uint16_t* w, int cols, int row_begin, int row_end, const float* x, std::ptrdiff_t ldx,
+                int vectors, float* y, std::ptrdiff_t ldy) {
+    float out[4];
+    int r = row_begin;
+    for (; r + 4 <= row_end; r += 4)
+        for (int v = 0; v < vectors; ++v) {
+            dot_rows_f16<4>(w + std::ptrdiff_t(r) * cols, cols, x + v * ldx, v == 0, out);
+            for (int i = 0; i < 4; ++i) y[v * ldy + r + i] = out[i];
+        }
+    for (; r < row_end; ++r)
+        for (int v = 0; v < vectors; ++v) {
+            dot_rows_f16<1>(w + std::ptrdiff_t(r) * cols, cols, x + v * ldx, v == 0, out);
+            y[v * ldy + r] = out[0];
+        }
+}
+#else
 void matmul_f16(const std::uint16_t* w, int cols, int row_begin, int row_end, const float* x, std::ptrdiff_t ldx,
                 int vectors, float* y, std::ptrdiff_t ldy) {
     for (int r = row_begin; r < row_end; ++r) {
@@ -194,6 +344,7 @@ void matmul_f16(const std::uint16_t* w, int cols, int row_begin, int row_end, co
         for (int v = 0; v < vectors; ++v) y[v * ldy + r] = dot_f16(row, x + v * ldx, cols);
     }
 }
+#endif
 
 void matmul_q8_0(const BlockQ8_0* w, int cols, int row_begin, int row_end, const BlockQ8_0* x, std::ptrdiff_t ldx,
                  int vectors, float* y, std::ptrdiff_t ldy) {
@@ -218,10 +369,21 @@ void matmul_q4_0(const BlockQ4_0* w, int cols, int row_begin, int row_end, const
 
 namespace payback::PAYBACK_ISA_NAMESPACE {
 
-const bench::cpu::QuantKernels& llm_quant_kernels() {
-    static constexpr bench::cpu::QuantKernels kernels{&bench::cpu::matmul_f16, &bench::cpu::matmul_q8_0,
-                                                      &bench::cpu::matmul_q4_0};
-    return kernels;
+const bench::cpu::QuantKernelChoices& llm_quant_kernels() {
+    using namespace bench::cpu;
+#if PAYBACK_QUANT_AVX512
+    static constexpr QuantKernels plain{"avx512", &matmul_f16, &matmul_q8_0, &matmul_q4_0};
+    static constexpr QuantKernels vnni{"avx512-vnni", &matmul_f16, &matmul_q8_0_vnni, &matmul_q4_0_vnni};
+    static const QuantKernelChoices choices =
+        __builtin_cpu_supports("avx512vnni") ? QuantKernelChoices{&vnni, &plain} : QuantKernelChoices{&plain, nullptr};
+#elif PAYBACK_QUANT_AVX2
+    static constexpr QuantKernels plain{"avx2", &matmul_f16, &matmul_q8_0, &matmul_q4_0};
+    static constexpr QuantKernelChoices choices{&plain, nullptr};
+#else
+    static constexpr QuantKernels plain{"portable", &matmul_f16, &matmul_q8_0, &matmul_q4_0};
+    static constexpr QuantKernelChoices choices{&plain, nullptr};
+#endif
+    return choices;
 }
 
 }  // namespace payback::PAYBACK_ISA_NAMESPACE

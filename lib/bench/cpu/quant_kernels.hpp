@@ -5,6 +5,9 @@
 //
 // The block formats use integer dot products as ggml does: the activations are quantized to Q8_0
 // (quantize_activations_q8_0), each block's Σ q_w·q_x is exact in int32, then scaled by d_w·d_x.
+// On AVX-512 CPUs with VNNI (Ice Lake, Sapphire Rapids, Zen 4 and later; not part of x86-64-v4) the
+// AVX-512 variant runs vpdpbusd kernels over four rows at a time, which keep up with memory where the
+// plain ones do not (docs/benchmark.md, "llm-decode against the memory bandwidth").
 #pragma once
 
 #include <cstddef>
@@ -17,6 +20,7 @@ namespace payback::bench::cpu {
 /// y[v·ldy + r] = row r of W · x_v for rows r in [row_begin, row_end) and vectors v < vectors.
 /// W has `cols` columns (a multiple of 32 for the block formats), its rows one after another.
 struct QuantKernels {
+    const char* name;  ///< "avx512-vnni", "avx512", "avx2" or "portable"
     void (*matmul_f16)(const std::uint16_t* w, int cols, int row_begin, int row_end, const float* x,
                        std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy);
     /// x_v is cols / 32 Q8_0 blocks, ldx blocks apart.
@@ -26,7 +30,15 @@ struct QuantKernels {
                         std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy);
 };
 
-/// The kernels of the active instruction set (payback::active_isa()).
+/// What an instruction set's variant offers, best first: the AVX-512 variant has two where the CPU has VNNI.
+struct QuantKernelChoices {
+    const QuantKernels* best;
+    const QuantKernels* fallback;  ///< nullptr, or kernels this CPU also runs (tested against `best`)
+};
+
+/// The best kernels of the active instruction set (payback::active_isa()) on this CPU.
 const QuantKernels& quant_kernels();
+/// All the kernels of the active instruction set that this CPU runs.
+const QuantKernelChoices& quant_kernel_choices();
 
 }  // namespace payback::bench::cpu

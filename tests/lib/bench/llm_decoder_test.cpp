@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -115,8 +116,9 @@ TEST_CASE("Q4_0 and Q8_0 blocks are ggml's, byte for byte", "[bench][llm]") {
 }
 
 TEST_CASE("every instruction set's quantized products agree with the dequantized ones", "[bench][llm]") {
-    // 5 rows of 96 columns (3 blocks: the AVX-512 pairs and a single), times 3 vectors.
-    constexpr int rows = 5, cols = 96, vectors = 3;
+    // 7 rows of 96 columns (3 blocks: the AVX-512 pairs and a single), times 3 vectors. The products take
+    // rows [1, 7): a group of four and two single rows for the kernels that read four rows at a time.
+    constexpr int rows = 7, cols = 96, vectors = 3;
     std::mt19937 random(3);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
     std::vector<float> w(rows * cols), x(vectors * cols);
@@ -144,26 +146,34 @@ TEST_CASE("every instruction set's quantized products agree with the dequantized
     for (std::size_t i = 0; i < w.size(); ++i) w16_values[i] = half_to_float(w16[i]);
 
     EachIsa restore;
+    std::vector<std::string> tested;
     for (const std::string& isa : payback::runnable_isa_variants()) {
         payback::select_isa(isa);
-        const cpu::QuantKernels& k = cpu::quant_kernels();
-        std::vector<float> y16(vectors * rows), y8(vectors * rows), y4(vectors * rows);
-        // Rows [1, 5) only: row 0 must stay untouched.
-        y16[0] = y8[0] = y4[0] = 42.0f;
-        k.matmul_f16(w16.data(), cols, 1, rows, x.data(), cols, vectors, y16.data(), rows);
-        k.matmul_q8_0(w8.data(), cols, 1, rows, x8.data(), cols / 32, vectors, y8.data(), rows);
-        k.matmul_q4_0(w4.data(), cols, 1, rows, x8.data(), cols / 32, vectors, y4.data(), rows);
-        INFO(isa);
-        CHECK(y16[0] == 42.0f);
-        CHECK(y8[0] == 42.0f);
-        CHECK(y4[0] == 42.0f);
-        for (int v = 0; v < vectors; ++v)
-            for (int r = 1; r < rows; ++r) {
-                CHECK(y16[v * rows + r] == Approx(reference(w16_values, x, r, v)).margin(1e-5));
-                CHECK(y8[v * rows + r] == Approx(reference(w8_values, x8_values, r, v)).margin(1e-5));
-                CHECK(y4[v * rows + r] == Approx(reference(w4_values, x8_values, r, v)).margin(1e-5));
-            }
+        const cpu::QuantKernelChoices& choices = cpu::quant_kernel_choices();
+        for (const cpu::QuantKernels* kernels : {choices.best, choices.fallback}) {
+            if (kernels == nullptr) continue;
+            tested.emplace_back(kernels->name);
+            std::vector<float> y16(vectors * rows), y8(vectors * rows), y4(vectors * rows);
+            y16[0] = y8[0] = y4[0] = 42.0f;  // row 0 must stay untouched
+            kernels->matmul_f16(w16.data(), cols, 1, rows, x.data(), cols, vectors, y16.data(), rows);
+            kernels->matmul_q8_0(w8.data(), cols, 1, rows, x8.data(), cols / 32, vectors, y8.data(), rows);
+            kernels->matmul_q4_0(w4.data(), cols, 1, rows, x8.data(), cols / 32, vectors, y4.data(), rows);
+            INFO(isa << ", kernels " << kernels->name);
+            CHECK(y16[0] == 42.0f);
+            CHECK(y8[0] == 42.0f);
+            CHECK(y4[0] == 42.0f);
+            for (int v = 0; v < vectors; ++v)
+                for (int r = 1; r < rows; ++r) {
+                    CHECK(y16[v * rows + r] == Approx(reference(w16_values, x, r, v)).margin(1e-5));
+                    CHECK(y8[v * rows + r] == Approx(reference(w8_values, x8_values, r, v)).margin(1e-5));
+                    CHECK(y4[v * rows + r] == Approx(reference(w4_values, x8_values, r, v)).margin(1e-5));
+                }
+        }
     }
+    // Every runnable variant was tested, and on a CPU with AVX-512 VNNI both of AVX-512's kernel sets.
+    CHECK(tested.size() >= payback::runnable_isa_variants().size());
+    if (__builtin_cpu_supports("avx512vnni") && std::find(tested.begin(), tested.end(), "avx512") != tested.end())
+        CHECK(std::find(tested.begin(), tested.end(), "avx512-vnni") != tested.end());
 }
 
 TEST_CASE("the decoder's logits match NumPy's on a tiny model", "[bench][llm]") {

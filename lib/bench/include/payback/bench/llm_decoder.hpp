@@ -43,6 +43,8 @@ public:
 
     /// Bytes of the matrices a decode step reads (llm_matrix_bytes).
     std::int64_t matrix_bytes() const;
+    /// The matrix kernels this CPU runs: "avx512-vnni", "avx512", "avx2" or "portable".
+    const char* kernels() const;
 
 private:
     struct Impl;
