@@ -47,8 +47,11 @@ def blas():
     return ", ".join(["generic"] + sorted(paths))
 
 
-def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu"):
+def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu", conv_tf32=True):
     torch.set_num_threads(threads)
+    # PyTorch lets cuDNN's convolutions use TF32 tensor cores by default (10-bit mantissas, on Ampere and
+    # later); payback's CUDA trainer keeps FP32 throughout. --conv-tf32 off measures PyTorch like for like.
+    torch.backends.cudnn.allow_tf32 = conv_tf32
     torch.manual_seed(0)
     net = WORKLOADS[workload]().to(device)
     criterion = nn.CrossEntropyLoss()
@@ -100,6 +103,7 @@ def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu
         "workload": workload,
         "batch": batch,
         "threads": threads,
+        "cudnn_allow_tf32": conv_tf32,
         "samples_per_second": statistics.median(rates),
         "samples_per_second_min": min(rates),
         "samples_per_second_max": max(rates),
@@ -118,9 +122,11 @@ def main():
                         help="warm-up seconds, and at least 3 steps (default 1)")
     parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                         help="where the network and the data live (default cpu)")
+    parser.add_argument("--conv-tf32", choices=("on", "off"), default="on",
+                        help="torch.backends.cudnn.allow_tf32 (default on, PyTorch's default)")
     args = parser.parse_args()
     print(json.dumps(measure(args.workload, args.batch, args.threads, args.seconds, args.runs, args.warmup,
-                             args.device)))
+                             args.device, args.conv_tf32 == "on")))
 
 
 if __name__ == "__main__":

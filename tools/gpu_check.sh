@@ -31,6 +31,11 @@ for workload in cifar10-tutorial mlp; do
             --threads 1 --seconds 0.3 --runs 5 --warmup 0.5 || status=1
     done
 done | tee "$out/pytorch-cuda.jsonl"
+# payback's convolutions stay FP32 (ours or cuDNN's, whichever is faster at each shape): PyTorch like for like.
+for batch in ${batches//,/ }; do
+    python3 perf/pytorch_training_step.py --device cuda --workload cifar10-tutorial --batch "$batch" \
+        --threads 1 --seconds 0.3 --runs 5 --warmup 0.5 --conv-tf32 off || status=1
+done | tee "$out/pytorch-cuda-fp32-conv.jsonl"
 
 step "llm-decode on the GPU and the CPU (f16, q8_0, q4_0; batch 1 and 8; context 512)"
 for quant in f16 q8_0 q4_0; do

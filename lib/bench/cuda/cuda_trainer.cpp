@@ -1,5 +1,6 @@
-// The CUDA trainer: the schedule of step.hpp run with our kernels (convolutions, ReLU, pooling, loss,
-// the SGD update) and cuBLAS (the linear layers), on one stream of GPU 0. Every buffer is allocated
+// The CUDA trainer: the schedule of step.hpp run with our kernels (ReLU, pooling, loss, the SGD update),
+// cuBLAS (the linear layers) and, for each convolution, our kernels or cuDNN's, whichever was faster
+// when the trainer was made (convolutions.hpp), on one stream of GPU 0. Every buffer is allocated
 // in the constructor for the batch size; a step allocates nothing and, inside timed_steps(), does
 // not synchronize with the host. Host code only (the kernels are in kernels.cu): the C++ compiler
 // builds it against the CUDA runtime and cuBLAS headers.
@@ -15,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include "check.cuh"
+#include "convolutions.hpp"
 #include "device_buffer.cuh"
 #include "handles.cuh"
 #include "kernels.cuh"
@@ -30,19 +32,21 @@ using gpu::DeviceBuffer;
 using gpu::Plan;
 using gpu::PoolShape;
 
-/// step.hpp's operations on the GPU: kernels on `stream`, cuBLAS on `blas` (bound to `stream`).
+/// step.hpp's operations on the GPU: kernels on `stream`, cuBLAS on `blas` and the convolutions' cuDNN
+/// (both bound to `stream`).
 struct CudaOps {
     cudaStream_t stream;
     cublasHandle_t blas;
+    gpu::Convolutions& convolutions;
 
     void conv2d_forward(const float* x, const float* w, const float* b, float* y, const ConvShape& s) {
-        gpu::conv2d_forward(x, w, b, y, s, stream);
+        convolutions.forward(x, w, b, y, s);
     }
     void conv2d_backward_data(const float* dy, const float* w, float* dx, const ConvShape& s) {
-        gpu::conv2d_backward_data(dy, w, dx, s, stream);
+        convolutions.backward_data(dy, w, dx, s);
     }
     void conv2d_backward_params(const float* x, const float* dy, float* dw, float* db, const ConvShape& s) {
-        gpu::conv2d_backward_params(x, dy, dw, db, s, stream);
+        convolutions.backward_params(x, dy, dw, db, s);
     }
     void relu_forward(const float* x, float* y, int count) { gpu::relu_forward(x, y, count, stream); }
     void relu_backward(const float* y, const float* dy, float* dx, int count) {
@@ -111,6 +115,7 @@ public:
 
         allocate();
         upload_parameters(parameters);
+        choose_convolutions();
         warm_up(parameters);
     }
 
@@ -249,6 +254,21 @@ private:
         buffers_.loss = loss_.get();
     }
 
+    /// Times our kernels against cuDNN's for each convolution layer, on its own buffers (whatever they
+    /// hold: warm_up resets what matters afterwards).
+    void choose_convolutions() {
+        for (std::size_t i = 0; i < plan_.layers.size(); ++i) {
+            const gpu::LayerPlan& lp = plan_.layers[i];
+            if (lp.layer.kind != LayerKind::conv2d) continue;
+            float* in_grad = lp.input_from < 0 ? nullptr : buffers_.output_grad[static_cast<std::size_t>(lp.input_from)];
+            convolutions_.choose(gpu::conv_shape(lp, batch_),
+                                 {gpu::layer_input(buffers_, lp, images_.get()), buffers_.parameter[lp.weight],
+                                  buffers_.parameter[lp.bias], buffers_.output[i], buffers_.output_grad[i], in_grad,
+                                  buffers_.gradient[lp.weight], buffers_.gradient[lp.bias]});
+        }
+        PAYBACK_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    }
+
     void upload_parameters(const std::vector<Tensor>& parameters) {
         for (std::size_t k = 0; k < parameters.size(); ++k)
             PAYBACK_CUDA_CHECK(cudaMemcpyAsync(buffers_.parameter[k], parameters[k].data.data(),
@@ -279,14 +299,14 @@ private:
     }
 
     void run_forward_backward(const float* images, const int* labels) {
-        CudaOps ops{stream_.get(), blas_.get()};
+        CudaOps ops{stream_.get(), blas_.get(), convolutions_};
         gpu::forward(plan_, buffers_, ops, images, batch_);
         gpu::loss(plan_, buffers_, ops, labels, batch_);
         gpu::backward(plan_, buffers_, ops, images, batch_);
     }
 
     void run_update() {
-        CudaOps ops{stream_.get(), blas_.get()};
+        CudaOps ops{stream_.get(), blas_.get(), convolutions_};
         gpu::update(buffers_, ops, sgd_, first_step_);
         first_step_ = false;
     }
@@ -311,7 +331,7 @@ private:
     }
 
     // Declaration order is construction order, destruction the reverse: the device is chosen before
-    // any CUDA object exists; the cuBLAS handle goes before its workspace, the stream goes last.
+    // any CUDA object exists; the cuBLAS handle and cuDNN's go before their workspaces, the stream goes last.
     int device_;
     Plan plan_;
     int batch_;
@@ -321,6 +341,7 @@ private:
     gpu::Stream stream_;
     DeviceBuffer<unsigned char> blas_workspace_;
     gpu::BlasHandle blas_;
+    gpu::Convolutions convolutions_{stream_.get()};
     gpu::Event start_, stop_;
     DeviceBuffer<float> parameters_, gradients_, velocities_;
     std::vector<DeviceBuffer<float>> outputs_, output_grads_;
@@ -332,8 +353,9 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Trainer> make_cuda_trainer(const Workload& workload, std::vector<Tensor> parameters, int batch_size,
-                                           Sgd sgd) {
+// By value: the signature is cuda_trainer.hpp's, which module.cpp calls with the parameters moved in.
+std::unique_ptr<Trainer> make_cuda_trainer(const Workload& workload, std::vector<Tensor> parameters,  // NOLINT(performance-unnecessary-value-param)
+                                           int batch_size, Sgd sgd) {
     return std::make_unique<CudaTrainer>(workload, parameters, batch_size, sgd);
 }
 
