@@ -3,10 +3,11 @@
 from collections.abc import Sequence
 
 from ..data import CudaStatus
+from . import _pybind11_type
 
 def workload_names() -> list[str]: ...
 def cuda_status() -> CudaStatus: ...
-class BenchRequest:
+class BenchRequest(metaclass=_pybind11_type):
     """The options of `payback bench`, each named after its flag"""
 
     device: str
