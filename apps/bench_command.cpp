@@ -6,20 +6,17 @@
 // or CSV to stdout.
 #include <memory>
 #include <cstdio>
-#include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "command_common.hpp"
 #include "commands.hpp"
-#include "payback/base/error.hpp"
+#include "payback/bench/bench_plan.hpp"
 #include "payback/bench/cuda_trainer.hpp"
 #include "payback/bench/gpt_trainer.hpp"
-#include "payback/bench/llm_config.hpp"
 #include "payback/bench/measure.hpp"
 #include "payback/workload/calibration.hpp"
-#include "payback/workload/network.hpp"
 #include "terminal.hpp"
 #include "text_table.hpp"
 
@@ -27,27 +24,10 @@ namespace payback::cli {
 namespace {
 
 struct BenchArgs {
-    std::string device = "all";
-    std::string workload = "cifar10-tutorial";
-    std::vector<int> batches = {4, 256};
-    int threads = 0;  ///< 0: every hardware thread
-    int repeats = 7;
-    double seconds = 0.5;
-    std::string data_file;
-    std::string precision = "fp32";
-    std::string quant = "q4_0";
-    int context = 512;
-    std::string llm;  ///< "layers=2,d_model=64,...": over the default model
+    bench::BenchRequest request;
     std::string out;
     Output output;
-    bool batch_given = false;
 };
-
-// llm-decode's batches are sequences decoded together: one, and a few sharing each weight read.
-const std::vector<int> llm_default_batches = {1, 8};
-// gpt-small's batch is sequences of 256 tokens: 8 is 2,048 tokens a step, enough rows for the matrix
-// products to run at speed, and the batch perf/training_vs_pytorch.py compares with PyTorch.
-const std::vector<int> gpt_default_batches = {8};
 
 std::vector<std::pair<std::string, std::string>> software_versions(const bench::CudaStatus& cuda) {
     std::vector<std::pair<std::string, std::string>> software = {{"payback", "0.1.0"},
@@ -99,81 +79,30 @@ std::string llm_table(const CalibrationProfile& profile, const Output& output) {
 }
 
 void run(const BenchArgs& args) {
-    const bool llm = args.workload == bench::llm_decode_workload;
-    const bool gpt = args.workload == bench::gpt_small_workload;
-    std::vector<std::string> workloads =
-        args.workload == "all" ? workload_names() : std::vector<std::string>{args.workload};
-    if (!llm && !gpt)
-        for (const auto& w : workloads) (void)find_workload(w);  // unknown names fail before any work
-    // Mixed precision is a CUDA path; the CPU trains in fp32, and only gpt-small takes a precision.
-    if (args.precision != "fp32") {
-        if (!gpt)
-            throw InputError("--precision", 0, "",
-                             fmt::format("only gpt-small takes a precision; {} trains in fp32", args.workload));
-        if (args.device != "cuda")
-            throw InputError("--precision", 0, "",
-                             fmt::format("gpt-small on the CPU runs fp32 only, got \"{}\" (bf16 and fp16 are for "
-                                         "CUDA: --device cuda)",
-                                         args.precision));
-    }
-    // Bad llm-decode options fail before any work too.
-    const bench::LlmConfig llm_config = bench::parse_llm_config(args.llm);
-    const bench::Quant quant = bench::parse_quant(args.quant);
-    const std::vector<int> batches = args.batch_given ? args.batches
-                                     : llm           ? llm_default_batches
-                                     : gpt           ? gpt_default_batches
-                                                     : args.batches;
-
+    const bool llm = args.request.workload == bench::llm_decode_workload;
+    const bool gpt = args.request.workload == bench::gpt_small_workload;
     const bench::CudaStatus cuda = bench::cuda_status();
-    std::vector<std::string> devices;
+    bench::BenchPlan plan = bench::plan_benchmark(args.request, cuda);  // bad options fail before any work
     nlohmann::json skipped = nlohmann::json::array();
-    if (args.device == "cpu" || args.device == "all") devices.push_back("cpu");
-    if (args.device == "cuda" || args.device == "all") {
-        if (llm) {
-            const std::string why = "llm-decode runs on the CPU only; its CUDA kernels are checked by the tests";
-            std::fprintf(stderr, "payback bench: cuda skipped: %s\n", why.c_str());
-            skipped.push_back({{"device", "cuda"}, {"reason", why}});
-        } else if (gpt && cuda.available) {
-            const std::string why = "gpt-small has no CUDA path yet; it runs on the CPU";
-            std::fprintf(stderr, "payback bench: cuda skipped: %s\n", why.c_str());
-            skipped.push_back({{"device", "cuda"}, {"reason", why}});
-        } else if (cuda.available) {
-            devices.push_back("cuda");
-        } else {
-            std::fprintf(stderr, "payback bench: cuda skipped: %s\n", cuda.reason.c_str());
-            skipped.push_back({{"device", "cuda"}, {"reason", cuda.reason}});
-        }
+    for (const bench::SkippedDevice& s : plan.skipped) {
+        std::fprintf(stderr, "payback bench: %s skipped: %s\n", s.device.c_str(), s.reason.c_str());
+        skipped.push_back({{"device", s.device}, {"reason", s.reason}});
     }
-    const int threads = args.threads > 0 ? args.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
     CalibrationProfile profile;
     profile.date = utc_timestamp();
     profile.software = software_versions(cuda);
     ProgressBar bar("bench");
-    const double runs = static_cast<double>(devices.size() * workloads.size() * batches.size());
-    for (const auto& device : devices)
-        for (const auto& workload : workloads)
-            for (const int batch : batches) {
-                bench::BenchConfig config;
-                config.device = device;
-                config.workload = workload;
-                config.batch = batch;
-                config.threads = threads;
-                config.repeats = args.repeats;
-                config.seconds_per_repeat = args.seconds;
-                config.data_file = args.data_file;
-                config.precision = args.precision;
-                config.llm = llm_config;
-                config.quant = quant;
-                config.context = args.context;
-                // A run is its warm-up and its repeats: the bar moves by one repeat's share at each line.
-                const double done = static_cast<double>(profile.results.size());
-                int lines = 0;
-                config.progress = [&](const std::string& line) {
-                    bar.update((done + static_cast<double>(lines++) / (args.repeats + 1)) / runs, line);
-                };
-                profile.results.push_back(bench::run_benchmark(config));
-            }
+    const double runs = static_cast<double>(plan.runs.size());
+    for (bench::BenchConfig& config : plan.runs) {
+        // A run is its warm-up and its repeats: the bar moves by one repeat's share at each line.
+        const double done = static_cast<double>(profile.results.size());
+        int lines = 0;
+        config.progress = [&](const std::string& line) {
+            bar.update((done + static_cast<double>(lines++) / (config.repeats + 1)) / runs, line);
+        };
+        profile.results.push_back(bench::run_benchmark(config));
+    }
     bar.clear();
 
     nlohmann::json json = nlohmann::json::parse(to_json(profile));
@@ -224,30 +153,31 @@ void add_bench_command(CLI::App& app) {
     auto args = std::make_shared<BenchArgs>();
     auto* command = app.add_subcommand(
         "bench", "Measure training throughput, or LLM decoding's tokens per second, on this machine and write a calibration profile");
-    command->add_option("--device", args->device, "cpu, cuda or all (default all; cuda is skipped without a GPU)")
+    bench::BenchRequest& request = args->request;
+    // --device and --precision keep their validators: the bash completion offers their choices. The
+    // plan checks every option again, with the messages Python's payback.bench() raises.
+    command->add_option("--device", request.device, "cpu, cuda or all (default all; cuda is skipped without a GPU)")
         ->check(CLI::IsMember({"cpu", "cuda", "all"}));
-    command->add_option("--workload", args->workload,
+    command->add_option("--workload", request.workload,
                         "cifar10-tutorial, mlp, all (the two), gpt-small (a transformer training step) or llm-decode "
                         "(default cifar10-tutorial)");
-    command->add_option("--batch", args->batches,
-                        "Batch sizes, comma-separated (default 4,256; gpt-small: sequences of 256 tokens, default 8; "
-                        "llm-decode: sequences decoded together, default 1,8)")
-        ->delimiter(',')
-        ->check(CLI::Range(1, 65536));
-    command->add_option("--threads", args->threads, "CPU threads (default: all of them)")->check(CLI::Range(1, 1024));
-    command->add_option("--repeats", args->repeats, "Timed runs; the median is reported (default 7)")
-        ->check(CLI::Range(1, 1000));
-    command->add_option("--seconds", args->seconds, "Length of each timed run in seconds (default 0.5)")
-        ->check(CLI::Range(0.001, 3600.0));
-    command->add_option("--data", args->data_file, "A CIFAR-10 binary file (data_batch_1.bin) instead of synthetic data");
-    command->add_option("--precision", args->precision,
+    command->add_option("--batch", request.batches,
+                        "Batch sizes, 1 to 65536, comma-separated (default 4,256; gpt-small: sequences of 256 tokens, "
+                        "default 8; llm-decode: sequences decoded together, default 1,8)")
+        ->delimiter(',');
+    command->add_option("--threads", request.threads, "CPU threads, 1 to 1024 (default: all of them)");
+    command->add_option("--repeats", request.repeats, "Timed runs, 1 to 1000; the median is reported (default 7)");
+    command->add_option("--seconds", request.seconds,
+                        "Length of each timed run in seconds, 0.001 to 3600 (default 0.5)");
+    command->add_option("--data", request.data_file, "A CIFAR-10 binary file (data_batch_1.bin) instead of synthetic data");
+    command->add_option("--precision", request.precision,
                         "gpt-small: the arithmetic, fp32, or bf16/fp16 mixed precision on CUDA (default fp32)")
         ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
-    command->add_option("--quant", args->quant, "llm-decode: the weights' format, f16, q8_0 or q4_0 (default q4_0)");
-    command->add_option("--context", args->context,
-                        "llm-decode: cached positions each token attends to, and the prompt's length (default 512)")
-        ->check(CLI::Range(1, 1 << 20));
-    command->add_option("--llm", args->llm,
+    command->add_option("--quant", request.quant, "llm-decode: the weights' format, f16, q8_0 or q4_0 (default q4_0)");
+    command->add_option("--context", request.context,
+                        "llm-decode: cached positions each token attends to, and the prompt's length, 1 to "
+                        "1048576 (default 512)");
+    command->add_option("--llm", request.llm,
                         "llm-decode: the model's shape over the default (docs/benchmark.md), keys layers, d_model, "
                         "heads, kv_heads, ffn, vocab, e.g. layers=2,d_model=64");
     command->add_option("--out", args->out, "Write the calibration profile (JSON) here");
@@ -256,10 +186,7 @@ void add_bench_command(CLI::App& app) {
                            "payback bench --device all --workload all --format json",
                            "payback bench --device cpu --workload gpt-small --batch 8 --threads 2",
                            "payback bench --device cpu --workload llm-decode --quant q8_0 --context 1024 --batch 1,4"});
-    command->callback([args, command] {
-        args->batch_given = command->count("--batch") > 0;
-        run(*args);
-    });
+    command->callback([args] { run(*args); });
 }
 
 }  // namespace payback::cli

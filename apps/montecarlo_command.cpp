@@ -108,6 +108,32 @@ Scenario with_host_price_drawn(Scenario s, const std::optional<RentalMarket>& ma
     return s;
 }
 
+// Host income over draws is a full cash flow of the rig with and without renting per draw: 4,000 Latin
+// hypercube draws put a uniform occupancy's P10 and P90 within one stratum, 1/4,000 of its range, of
+// their limits, in a fraction of the run's own time.
+constexpr int host_income_draws = 4000;
+
+std::optional<Distribution> drawn(const Scenario& s, const std::string& key) {
+    for (const UncertainInput& input : s.uncertainty.inputs)
+        if (input.key == key) return input.distribution;
+    return std::nullopt;
+}
+
+// Net host income a month: over the draws of the host price and occupancy when the scenario's
+// [uncertainty] draws the occupancy (income is then no function of the price alone), else exactly at
+// the market row's price quantiles; none when neither is drawn.
+std::optional<HostIncomeQuantiles> host_income(const Scenario& scenario, const std::optional<RentalMarket>& market,
+                                               const MonteCarloArgs& args) {
+    if (!scenario.rental) return std::nullopt;
+    if (const auto occupancy = drawn(scenario, "rental.occupancy"))
+        return host_income_drawn(scenario, drawn(scenario, "rental.price_per_gpu_hour"), *occupancy,
+                                 std::clamp(args.samples, 2, host_income_draws), args.seed);
+    if (market && market->host_price_p10_per_hour)
+        return host_income_quantiles(scenario, *market->host_price_p10_per_hour, *market->host_price_per_hour,
+                                     *market->host_price_p90_per_hour);
+    return std::nullopt;
+}
+
 void run(const MonteCarloArgs& args) {
     const Scenario loaded = load(args.scenario);
     const std::optional<RentalMarket> market = rental_market_row(loaded, Catalog::shipped());
@@ -129,10 +155,7 @@ void run(const MonteCarloArgs& args) {
     bar.clear();
     std::fprintf(stderr, "montecarlo: %s; %s; %.3f s\n", r.path_note.c_str(), r.isa.c_str(), r.seconds);
     const PriceAge age = price_age_of(scenario, args.scenario);
-    std::optional<HostIncomeQuantiles> income;
-    if (market && market->host_price_p10_per_hour)
-        income = host_income_quantiles(scenario, *market->host_price_p10_per_hour, *market->host_price_per_hour,
-                                       *market->host_price_p90_per_hour);
+    const std::optional<HostIncomeQuantiles> income = host_income(scenario, market, args);
     const Output& output = args.output;
     if (output.format == Format::json) {
         nlohmann::json out = to_json(args, r);
@@ -145,8 +168,11 @@ void run(const MonteCarloArgs& args) {
         warn_if_stale(age);
         std::string text = text_report(scenario, args, r, Style::for_stdout(output.to_terminal()));
         if (income)
-            text += fmt::format("\nNet host income a month at the market's P10 / median / P90 host price:\n"
+            text += fmt::format("\nNet host income a month {}:\n"
                                 "  {} / {} / {} {}\n",
+                                drawn(scenario, "rental.occupancy")
+                                    ? "(P10 / P50 / P90 over the host price and occupancy drawn)"
+                                    : "at the market's P10 / median / P90 host price",
                                 amount(income->p10), amount(income->p50), amount(income->p90), scenario.currency);
         emit(output, text);
     }

@@ -1,6 +1,7 @@
 // A rental market row with the P10, median and P90 of its offers (optional columns, as vast-offers
 // imports write them): Monte Carlo draws the host price from them and reports the net host income a
-// month at those quantiles; a row whose quantiles are out of order is refused with file, line, column.
+// month at those quantiles; with the scenario's own occupancy range in [uncertainty] it draws the
+// occupancy too; a row whose quantiles are out of order is refused with file, line, column.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -91,4 +92,44 @@ TEST_CASE("a market row's quantiles must hold the median between them", "[cli][r
     const Result one = run_with(half, "catalog rental");
     check_bad_input(one);
     CHECK_THAT(one.err, Catch::Contains("rental-markets.csv:3: host_price_p90_per_hour: give both quantiles"));
+}
+
+namespace {
+
+// host.toml with an [uncertainty] of its own: rental.occupancy as `occupancy` says.
+nlohmann::json host_income_with(const TempDir& dir, const std::string& occupancy) {
+    const fs::path host = dir.path() / "host.toml";
+    write_file(host, read_file(host) + "[uncertainty]\n\"rental.occupancy\" = " + occupancy + "\n");
+    const Result r = run_with(dir, "montecarlo --json --samples 2000 " + quote(host.string()));
+    INFO("stderr: " << r.err);
+    REQUIRE(r.code == 0);
+    return nlohmann::json::parse(r.out).at("host_income_per_month");
+}
+
+}  // namespace
+
+TEST_CASE("montecarlo draws the scenario's own occupancy range with the host price", "[cli][montecarlo][rental]") {
+    const TempDir price_only, narrow, wide;
+    write_catalog(price_only, "0.10", "0.28");
+    const Result r =
+        run_with(price_only, "montecarlo --json --samples 2000 " + quote((price_only.path() / "host.toml").string()));
+    REQUIRE(r.code == 0);
+    const auto exact = nlohmann::json::parse(r.out).at("host_income_per_month");
+    write_catalog(narrow, "0.10", "0.28");
+    write_catalog(wide, "0.10", "0.28");
+    const auto a = host_income_with(narrow, "{ dist = \"uniform\", low = 0.6, high = 0.8 }");
+    const auto b = host_income_with(wide, "{ dist = \"uniform\", low = 0.4, high = 1.0 }");
+    for (const auto* income : {&a, &b}) {
+        CHECK(double(income->at("p10")) < double(income->at("p50")));
+        CHECK(double(income->at("p50")) < double(income->at("p90")));
+    }
+    // Around the same centre, 0.7, the wider range spreads the income further (income is about occupancy
+    // x the margin of an hour, so a range with a lower centre could spread it less); both spread it
+    // further than the price alone at the row's 0.7 does.
+    const auto spread = [](const nlohmann::json& q) { return double(q.at("p90")) - double(q.at("p10")); };
+    CHECK(spread(b) > spread(a));
+    CHECK(spread(a) > spread(exact));
+    const Result text = run_with(wide, "montecarlo --samples 2000 " + quote((wide.path() / "host.toml").string()));
+    REQUIRE(text.code == 0);
+    CHECK_THAT(text.out, Catch::Contains("P10 / P50 / P90 over the host price and occupancy drawn"));
 }

@@ -45,6 +45,11 @@ class BenchResult(TypedDict):
     joules_per_sample: float | None
     energy_source: str
     isa: str
+    precision: str
+    tokens_per_second: NotRequired[float | None]
+    quant: NotRequired[str]
+    context: NotRequired[int]
+    prefill_tokens_per_second: NotRequired[float | None]
 
 
 class ProfileJson(TypedDict):
@@ -162,38 +167,49 @@ class Profile:
 def bench(
     device: str = "cpu",
     workload: str = "cifar10-tutorial",
-    batches: Sequence[int] = (4, 256),
+    batches: Sequence[int] | None = None,
     threads: int = 0,
     repeats: int = 7,
     seconds: float = 0.5,
     data: str | os.PathLike[str] | None = None,
     out: str | os.PathLike[str] | None = None,
+    *,
+    precision: str = "fp32",
+    quant: str = "q4_0",
+    context: int = 512,
+    llm: str = "",
 ) -> Profile:
-    """Measures training throughput on this machine (``payback bench``) and returns the profile.
+    """Measures this machine (``payback bench``) and returns the profile.
 
     ``device`` is ``"cpu"``, ``"cuda"`` or ``"all"`` (CUDA is skipped, with the reason in
-    ``skipped``, without a GPU); ``workload`` a benchmark network or ``"all"``; each (device,
+    ``skipped``, without a GPU); ``workload`` a benchmark network, ``"all"`` (the networks),
+    ``"gpt-small"`` (a transformer training step; ``precision`` fp32 on the CPU, bf16 or fp16 on
+    CUDA) or ``"llm-decode"`` (token-by-token generation: ``quant`` f16, q8_0 or q4_0, ``context``
+    cached positions, ``llm`` the model's shape over the default, e.g.
+    ``"layers=2,d_model=256,heads=8,kv_heads=2,ffn=512,vocab=1024"``). ``batches`` defaults to the
+    workload's own (4 and 256; gpt-small 8 sequences; llm-decode 1 and 8 sequences). Each (device,
     workload, batch) is timed ``repeats`` times for about ``seconds`` each after a warm-up, and the
-    median kept. ``threads`` 0 uses every hardware thread. ``out`` also writes the profile."""
-    if device not in ("cpu", "cuda", "all"):
-        raise InputError(f"--device: expected cpu, cuda or all, got \"{device}\"", "--device", 0, "",
-                         f"expected cpu, cuda or all, got \"{device}\"")
-    workloads = _core.workload.workload_names() if workload == "all" else [workload]
+    median kept; gpt-small and llm-decode results carry ``tokens_per_second`` and their
+    ``precision``, ``quant`` and ``context``. ``threads`` 0 uses every hardware thread. ``out`` also
+    writes the profile. Options ``payback bench`` refuses raise :class:`InputError` (a ValueError)
+    with its message."""
+    request = _core.workload.BenchRequest()
+    request.device = device
+    request.workload = workload
+    request.batches = list(batches) if batches is not None else []
+    request.threads = threads
+    request.repeats = repeats
+    request.seconds = seconds
+    request.data_file = os.fspath(data) if data is not None else ""
+    request.precision = precision
+    request.quant = quant
+    request.context = context
+    request.llm = llm
     cuda = _core.workload.cuda_status()
-    devices: list[str] = []
-    skipped: list[dict[str, str]] = []
-    if device in ("cpu", "all"):
-        devices.append("cpu")
-    if device in ("cuda", "all"):
-        if cuda["available"]:
-            devices.append("cuda")
-        else:
-            skipped.append({"device": "cuda", "reason": cuda["reason"]})
     software = [("payback", _core.version()), ("python", platform.python_version())]
     if cuda["available"]:
         software.append(("cuda_device", cuda["device_name"]))
-    text = _core.workload.bench(devices, workloads, list(batches), threads, repeats, seconds,
-                       os.fspath(data) if data is not None else "", software)
+    text, skipped = _core.workload.bench(request, software)
     profile = Profile(text, skipped)
     if out is not None:
         profile.save(out)

@@ -1,11 +1,9 @@
-// payback._core.workload: the training benchmark (payback::bench) and calibration profiles.
-#include <algorithm>
-#include <thread>
-
+// payback._core.workload: the benchmark (payback::bench: training, gpt-small, llm-decode) and calibration profiles.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
+#include "payback/bench/bench_plan.hpp"
 #include "payback/bench/cuda_trainer.hpp"
 #include "payback/bench/measure.hpp"
 #include "payback/market/catalog.hpp"
@@ -17,43 +15,45 @@
 namespace payback::python {
 
 void bind_workload(py::module_& m) {
+    py::class_<bench::BenchRequest>(m, "BenchRequest", "The options of `payback bench`, each named after its flag")
+        .def(py::init<>())
+        .def_readwrite("device", &bench::BenchRequest::device)
+        .def_readwrite("workload", &bench::BenchRequest::workload)
+        .def_readwrite("batches", &bench::BenchRequest::batches)
+        .def_readwrite("threads", &bench::BenchRequest::threads)
+        .def_readwrite("repeats", &bench::BenchRequest::repeats)
+        .def_readwrite("seconds", &bench::BenchRequest::seconds)
+        .def_readwrite("data_file", &bench::BenchRequest::data_file)
+        .def_readwrite("precision", &bench::BenchRequest::precision)
+        .def_readwrite("quant", &bench::BenchRequest::quant)
+        .def_readwrite("context", &bench::BenchRequest::context)
+        .def_readwrite("llm", &bench::BenchRequest::llm);
     m.def("workload_names", &workload_names);
     m.def("cuda_status", [] {
         const bench::CudaStatus s = bench::cuda_status();
         return py::dict(py::arg("available") = s.available, py::arg("reason") = s.reason,
                         py::arg("device_name") = s.device_name);
     });
-    // One profile: every (device, workload, batch) measured in turn, as `payback bench` does.
+    // One profile: the runs `payback bench` would measure with these options, in turn, and the devices
+    // skipped with why; the options are checked by the same plan, so bad ones raise the CLI's message.
     m.def(
         "bench",
-        [](const std::vector<std::string>& devices, const std::vector<std::string>& workloads,
-           const std::vector<int>& batches, int threads, int repeats, double seconds, const std::string& data_file,
-           const std::vector<std::pair<std::string, std::string>>& software) {
-            for (const auto& w : workloads) (void)find_workload(w);  // unknown names fail before any work
+        [](const bench::BenchRequest& request, const std::vector<std::pair<std::string, std::string>>& software) {
+            const bench::BenchPlan plan = bench::plan_benchmark(request, bench::cuda_status());
             CalibrationProfile profile;
             {
                 py::gil_scoped_release release;
                 profile.date = utc_timestamp();
                 profile.software = software;
-                if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-                for (const auto& device : devices)
-                    for (const auto& workload : workloads)
-                        for (const int batch : batches) {
-                            bench::BenchConfig config;
-                            config.device = device;
-                            config.workload = workload;
-                            config.batch = batch;
-                            config.threads = threads;
-                            config.repeats = repeats;
-                            config.seconds_per_repeat = seconds;
-                            config.data_file = data_file;
-                            profile.results.push_back(bench::run_benchmark(config));
-                        }
+                for (const bench::BenchConfig& config : plan.runs)
+                    profile.results.push_back(bench::run_benchmark(config));
             }
-            return to_json(profile);
+            py::list skipped;
+            for (const bench::SkippedDevice& s : plan.skipped)
+                skipped.append(py::dict(py::arg("device") = s.device, py::arg("reason") = s.reason));
+            return py::make_tuple(to_json(profile), skipped);
         },
-        py::arg("devices"), py::arg("workloads"), py::arg("batches"), py::arg("threads"), py::arg("repeats"),
-        py::arg("seconds"), py::arg("data_file"), py::arg("software"));
+        py::arg("request"), py::arg("software"));
     // `payback predict`: the prediction as its --json prints it.
     m.def(
         "predict",

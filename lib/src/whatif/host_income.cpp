@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "payback/model/comparison.hpp"
+#include "payback/whatif/sampling.hpp"
 
 namespace payback {
 
@@ -49,6 +53,24 @@ HostIncomeQuantiles host_income_quantiles(const Scenario& scenario, double p10, 
         return host_income_per_month(s);
     };
     return {at(p10), at(p50), at(p90)};
+}
+
+HostIncomeQuantiles host_income_drawn(const Scenario& scenario, const std::optional<Distribution>& price,
+                                      const Distribution& occupancy, int samples, std::uint64_t seed) {
+    if (!scenario.rental) throw std::invalid_argument("the scenario has no [rental]");
+    if (samples < 2) throw std::invalid_argument("host income needs at least 2 draws, got " + std::to_string(samples));
+    std::vector<Distribution> inputs = {occupancy};
+    if (price) inputs.push_back(*price);
+    const SampleMatrix draws = draw(inputs, samples, SamplingMethod::latin_hypercube, seed);
+    std::vector<double> income(static_cast<std::size_t>(samples));
+    Scenario s = scenario;
+    for (int k = 0; k < samples; ++k) {
+        s.rental->terms.occupancy = draws.at(k, 0);
+        if (price) s.rental->terms.price_per_gpu_hour = draws.at(k, 1);
+        income[static_cast<std::size_t>(k)] = host_income_per_month(s);
+    }
+    const Summary summary = summarize(std::move(income));
+    return {summary.p10, summary.p50, summary.p90};
 }
 
 }  // namespace payback

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import subprocess
 
 import pytest
-from conftest import ROOT
+from conftest import BINARY, ROOT
 
 import payback
 
@@ -80,6 +81,64 @@ def test_a_short_cpu_benchmark_and_its_profile_round_trip(tmp_path):
     again = payback.read_profile(out)
     assert json.loads(again.json) == json.loads(profile.json)
     assert again.samples_per_second("cpu") == results["samples_per_second"].iloc[0]
+
+
+# A decoder small enough to time in well under a second: 2 layers, d_model 64 in 2 heads of 32 (even, for
+# the rotary pairs), 1 KV head, FFN 128 and d_model both multiples of the quant blocks' 32.
+TINY_LLM = "layers=2,d_model=64,heads=2,kv_heads=1,ffn=128,vocab=256"
+
+
+def test_a_tiny_llm_decode_benchmark_gives_the_profile_fields_of_the_cli(tmp_path):
+    out = tmp_path / "llm.json"
+    profile = payback.bench(device="cpu", workload="llm-decode", batches=[1, 2], repeats=1, seconds=0.01, threads=1,
+                            quant="q8_0", context=16, llm=TINY_LLM, out=out)
+    rows = profile.results
+    assert list(rows["workload"]) == ["llm-decode", "llm-decode"]
+    assert list(rows["batch"]) == [1, 2]
+    assert list(rows["quant"]) == ["q8_0", "q8_0"]
+    assert list(rows["context"]) == [16, 16]
+    # llm-decode counts tokens as its samples: its tokens per second are its samples per second.
+    assert list(rows["tokens_per_second"]) == list(rows["samples_per_second"])
+    assert (rows["tokens_per_second"] > 0).all()
+    assert (rows["prefill_tokens_per_second"] > 0).all()
+    assert json.loads(payback.read_profile(out).json) == json.loads(profile.json)
+
+
+def test_a_one_step_gpt_small_benchmark_counts_256_tokens_a_sequence():
+    # One warm-up and one timed step of one sequence, on one thread (two oversubscribe a loaded machine).
+    profile = payback.bench(device="cpu", workload="gpt-small", batches=[1], repeats=1, seconds=0.001, threads=1)
+    row = profile.results.iloc[0]
+    assert (row["workload"], row["precision"], row["batch"], row["threads"]) == ("gpt-small", "fp32", 1, 1)
+    assert row["samples_per_second"] > 0
+    assert row["tokens_per_second"] == pytest.approx(256 * row["samples_per_second"], rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "arguments, cli, key",
+    [
+        (dict(workload="gpt-small", precision="bf16"), ["--workload", "gpt-small", "--precision", "bf16"],
+         "--precision"),
+        (dict(workload="mlp", precision="fp16"), ["--workload", "mlp", "--precision", "fp16"], "--precision"),
+        (dict(workload="llm-decode", quant="q5_0"), ["--workload", "llm-decode", "--quant", "q5_0"], "quant"),
+        (dict(workload="llm-decode", llm="layers=0"), ["--workload", "llm-decode", "--llm", "layers=0"],
+         "llm.layers"),
+        (dict(workload="llm-decode", context=0), ["--workload", "llm-decode", "--context", "0"], "--context"),
+        (dict(batches=[0]), ["--batch", "0"], "--batch"),
+        (dict(workload="resnet"), ["--workload", "resnet"], "workload"),
+        (dict(device="tpu"), [], "--device"),
+    ],
+)
+def test_bench_refuses_what_the_cli_refuses_with_its_message(arguments, cli, key):
+    with pytest.raises(ValueError) as caught:
+        payback.bench(**{"device": "cpu", **arguments})
+    assert isinstance(caught.value, payback.InputError)
+    assert key in (caught.value.file, caught.value.key)
+    if not BINARY.exists():
+        pytest.skip(f"no payback program at {BINARY}")
+    device = str(arguments.get("device", "cpu"))
+    done = subprocess.run([str(BINARY), "bench", "--device", device, *cli], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert str(caught.value) in done.stderr
 
 
 def test_a_bad_profile_names_its_key(tmp_path):

@@ -1,12 +1,17 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <optional>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "payback/model/comparison.hpp"
 #include "payback/scenario/scenario.hpp"
 #include "support/input_errors.hpp"
 #include "support/scenario_text.hpp"
 #include "support/temp_dir.hpp"
+#include "workload/predictor_fit.hpp"
 
 using namespace payback;
 using payback::test::input_error;
@@ -121,7 +126,7 @@ TEST_CASE("jobs that cannot be timed are refused with the key to fix", "[workloa
     };
     CHECK(error_of(replaced(calibrated_scenario(), "runs_per_month = 100 }", "runs_per_month = 100, batch = 4 }"))
               .key_path() == "workload.job.batch");
-    CHECK(error_of(replaced(calibrated_scenario(), "\"cifar10-tutorial\"", "\"resnet50\"")).key_path() ==
+    CHECK(error_of(replaced(calibrated_scenario(), "\"cifar10-tutorial\"", "\"resnet-50\"")).key_path() ==
           "workload.job.model");
     CHECK(error_of(replaced(calibrated_scenario(), "calibration = \"profile.json\"\n", "")).key_path() ==
           "workload.job.samples_per_second");
@@ -135,4 +140,92 @@ TEST_CASE("jobs that cannot be timed are refused with the key to fix", "[workloa
     CHECK_THAT(too_long.message(), Catch::Contains("1000.0 h a month"));
     CHECK(error_of(replaced(test::hand_scenario(), "speedup = 2.0", "samples_per_second = 50")).key_path() ==
           "cloud[0].samples_per_second");
+}
+
+namespace {
+
+// One catalog RTX 3090 fine-tuning BERT-large (SQuAD, sequence 384): two epochs of 88,000 samples, 10
+// runs a month, no measured figure and no profile; and a Lambda H100 SXM instance.
+std::string predicted_scenario() {
+    return replaced(replaced(calibrated_scenario(), "calibration = \"profile.json\"\n", ""),
+                    "model = \"cifar10-tutorial\", samples_per_epoch = 50000, epochs = 2, runs_per_month = 100",
+                    "model = \"bert-large\", samples_per_epoch = 88000, epochs = 2, runs_per_month = 10");
+}
+
+double fitted(const std::string& family, std::optional<double> detail::FamilyFractions::*field) {
+    const auto& families = detail::predictor_fit().families;
+    const auto found = std::find_if(families.begin(), families.end(), [&](const auto& f) { return f.family == family; });
+    REQUIRE(found != families.end());
+    const std::optional<double>& fraction = (*found).*field;
+    REQUIRE(fraction.has_value());
+    return *fraction;
+}
+
+double bert_large_factor() {
+    const auto& factors = detail::predictor_fit().train_model_factor;
+    const auto found = std::find_if(factors.begin(), factors.end(), [](const auto& m) { return m.first == "bert-large"; });
+    REQUIRE(found != factors.end());
+    return found->second;
+}
+
+}  // namespace
+
+TEST_CASE("a job naming a catalog model without a figure is timed by the predictor, rig and cloud",
+          "[workload][predictor]") {
+    const Scenario s = parse_scenario(predicted_scenario(), "predicted.toml");
+    REQUIRE(s.job);
+    // The roofline (predictor.hpp), mixed precision, compute bound at batch 32 (the weights' traffic,
+    // 3 x 335,141,888 x 2 B / 32 = 62.8 MB a sample, is 0.09 ms at 936 GB/s against 19 ms of compute):
+    // RTX 3090: 35.58 TFLOPS FP32 x 0.5641 (ampere, fp16) x 1.808 (ampere's transformers) x 1.075
+    // (BERT-large) = 39.01 TFLOP/s; 739,271,245,824 FLOP a sample (models.csv) -> 52.77 samples/s.
+    const double bert_large = bert_large_factor();
+    const double rig = 35.58e12 * fitted("ampere", &detail::FamilyFractions::train_fp16) *
+                       fitted("ampere", &detail::FamilyFractions::train_transformer) * bert_large / 739271245824.0;
+    CHECK_THAT(s.job->gpu_samples_per_second, Catch::Matchers::WithinRel(rig, 1e-9));
+    CHECK_THAT(s.job->gpu_samples_per_second, Catch::Matchers::WithinRel(52.77, 0.001));
+    CHECK(s.job->batch == 32);
+    // 88,000 x 2 = 176,000 samples a run / 52.77 samples/s = 3,335 s = 0.9265 h; x 10 runs = 9.265 h a month.
+    CHECK_THAT(s.job->rig_hours_per_run(), Catch::Matchers::WithinRel(176000.0 / rig / 3600.0, 1e-12));
+    CHECK_THAT(units::in_hours(s.training_per_month), Catch::Matchers::WithinRel(9.265, 0.001));
+    // The origin names the predictor and its expected error (the fit's held-out training error).
+    const auto& error = detail::predictor_fit().train;
+    CHECK(s.job->gpu_origin ==
+          fmt::format("predicted for RTX 3090 from its specs (roofline, fp16, batch 32), expected error {:+.0f} %/{:+.0f} %",
+                      error.low * 100, error.high * 100));
+    // H100 SXM: 66.91 x 1.034 (hopper) x 2.796 x 1.075 = 207.9 TFLOP/s -> 281.3 samples/s, 5.33 times the rig.
+    const double h100 = 66.91e12 * fitted("hopper", &detail::FamilyFractions::train_fp16) *
+                        fitted("hopper", &detail::FamilyFractions::train_transformer) * bert_large / 739271245824.0;
+    REQUIRE(s.clouds.size() == 1);
+    REQUIRE(s.clouds[0].gpu_samples_per_second);
+    REQUIRE(s.clouds[0].per_gpu_speedup);
+    CHECK_THAT(*s.clouds[0].gpu_samples_per_second, Catch::Matchers::WithinRel(h100, 1e-9));
+    CHECK_THAT(*s.clouds[0].per_gpu_speedup, Catch::Matchers::WithinRel(h100 / rig, 1e-9));
+    CHECK_THAT(*s.clouds[0].per_gpu_speedup, Catch::Matchers::WithinRel(5.33, 0.002));
+    CHECK_THAT(s.clouds[0].throughput_origin, Catch::Contains("predicted for H100 SXM from its specs"));
+    // compare reports the origin per option, as it does a measured or mapped figure's.
+    const Comparison c = compare(s);
+    REQUIRE(c.options.size() == 2);
+    CHECK(c.options[0].job->throughput_origin == s.job->gpu_origin);
+    CHECK(c.options[1].job->throughput_origin == s.clouds[0].throughput_origin);
+    CHECK_THAT(c.options[1].job->samples_per_second, Catch::Matchers::WithinRel(h100, 1e-9));
+}
+
+TEST_CASE("a figure given by hand still wins over the predictor; what it cannot predict is refused",
+          "[workload][predictor][errors]") {
+    const Scenario given = parse_scenario(replaced(predicted_scenario(), "runs_per_month = 10", "runs_per_month = 10, "
+                                                                                               "samples_per_second = 60"),
+                                          "given.toml");
+    CHECK(given.job->gpu_samples_per_second == 60.0);
+    CHECK_THAT(given.job->gpu_origin, Catch::StartsWith("given in the scenario"));
+    const auto error_of = [](const std::string& text) {
+        return input_error([&] { parse_scenario(text, "bad.toml"); });
+    };
+    // An LLM is served, not trained as a job.
+    const auto llm = error_of(replaced(predicted_scenario(), "\"bert-large\"", "\"llama-3.1-8b\""));
+    CHECK(llm.key_path() == "workload.job.model");
+    CHECK_THAT(llm.message(), Catch::Contains("is a language model"));
+    // A typed-in GPU has no specs to predict from.
+    const auto typed = error_of(replaced(predicted_scenario(), "gpu = \"RTX 3090\"", "name = \"my card\""));
+    CHECK(typed.key_path() == "workload.job.samples_per_second");
+    CHECK_THAT(typed.message(), Catch::Contains("not a pricing/gpus.csv GPU"));
 }

@@ -1,9 +1,10 @@
 // Renting the rig out when the market's host price is a spread, not one number: a rental market row
 // with the P10, median and P90 of its offers (a vast-offers import) gives the host price a
-// distribution for Monte Carlo, and the net host income a month at its quantiles (docs/markets.md,
-// "Host income as a distribution").
+// distribution for Monte Carlo, and the net host income a month at its quantiles; the scenario's own
+// occupancy range is drawn with it (docs/markets.md, "Host income as a distribution").
 #pragma once
 
+#include <cstdint>
 #include <optional>
 
 #include "payback/base/distribution.hpp"
@@ -37,5 +38,14 @@ struct HostIncomeQuantiles {
 /// Income rises with the host price, so these are the income's own quantiles over the price's
 /// distribution, whatever its shape between them. Throws std::invalid_argument without [rental].
 HostIncomeQuantiles host_income_quantiles(const Scenario& scenario, double p10, double p50, double p90);
+
+/// The P10/P50/P90 of host_income_per_month over `samples` Latin hypercube draws (seeded by `seed`)
+/// of the month-1 host price from `price` (none: the scenario's price) and the occupancy from
+/// `occupancy`, drawn independently, the rest of the scenario as it is. Income rises with both but
+/// is not a function of one of them, so its quantiles come from the draws (summarize(), NumPy's
+/// linear percentiles), not from the inputs' quantiles. Throws std::invalid_argument without
+/// [rental], for samples < 2, or for a distribution check() refuses (naming it).
+HostIncomeQuantiles host_income_drawn(const Scenario& scenario, const std::optional<Distribution>& price,
+                                      const Distribution& occupancy, int samples, std::uint64_t seed);
 
 }  // namespace payback
