@@ -47,8 +47,12 @@ def blas():
     return ", ".join(["generic"] + sorted(paths))
 
 
-def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu"):
+def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu", precision="fp32"):
     torch.set_num_threads(threads)
+    if device == "cuda":
+        torch.backends.cuda.matmul.allow_tf32 = False  # FP32 products in full FP32, as payback's cuBLAS calls
+    # bf16: autocast's BF16 products with FP32 master weights and optimizer, payback's mixed precision
+    autocast = torch.autocast(device_type=device, dtype=torch.bfloat16, enabled=precision == "bf16")
     torch.manual_seed(0)
     net = WORKLOADS[workload]().to(device)
     criterion = nn.CrossEntropyLoss()
@@ -70,7 +74,8 @@ def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu
     steps_between_clock_reads = 20 if device == "cuda" else 1
 
     def step():
-        loss = criterion(forward(images), labels)
+        with autocast:
+            loss = criterion(forward(images), labels)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()
@@ -98,6 +103,7 @@ def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu
         "blas": blas(),
         "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
         "workload": workload,
+        "precision": precision,
         "batch": batch,
         "threads": threads,
         "samples_per_second": statistics.median(rates),
@@ -118,9 +124,11 @@ def main():
                         help="warm-up seconds, and at least 3 steps (default 1)")
     parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                         help="where the network and the data live (default cpu)")
+    parser.add_argument("--precision", choices=("fp32", "bf16"), default="fp32",
+                        help="bf16: autocast's BF16 matrix products (gpt-small on cuda; default fp32)")
     args = parser.parse_args()
     print(json.dumps(measure(args.workload, args.batch, args.threads, args.seconds, args.runs, args.warmup,
-                             args.device)))
+                             args.device, args.precision)))
 
 
 if __name__ == "__main__":
