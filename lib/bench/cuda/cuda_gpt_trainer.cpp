@@ -6,7 +6,6 @@
 // is allocated in the constructor; timed steps do not synchronize with the host. Host code only.
 #include "payback/bench/cuda_gpt_trainer.hpp"
 
-#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -104,12 +103,6 @@ struct CudaGptOps {
 
 constexpr std::size_t kBlasWorkspaceBytes = std::size_t{32} << 20;  // as cuda_trainer.cpp's
 
-/// The largest operand of any product of the step: every operand is one tensor of gpt_step.hpp's.
-std::size_t largest_operand(const GptConfig& c, int batch) {
-    const std::size_t T = std::size_t(batch) * c.sequence, d = c.d_model, F = c.ffn(), V = c.vocab;
-    return std::max({T * V, V * d, std::size_t(batch) * c.heads * c.sequence * c.sequence, T * F, F * d, 3 * T * d});
-}
-
 class CudaGptTrainer final : public GptTrainer {
 public:
     CudaGptTrainer(const GptConfig& config, const std::vector<Tensor>& parameters, int batch_size,
@@ -153,8 +146,8 @@ public:
             });
         gpu::fill(buffers_.ones, 1.0f, static_cast<long long>(tokens()), stream);
         if (bf16_) {
-            scratch_a_ = DeviceBuffer<std::uint16_t>(largest_operand(config, batch_size));
-            scratch_b_ = DeviceBuffer<std::uint16_t>(largest_operand(config, batch_size));
+            scratch_a_ = DeviceBuffer<std::uint16_t>(gpu::gpt_largest_operand(config, batch_size));
+            scratch_b_ = DeviceBuffer<std::uint16_t>(gpu::gpt_largest_operand(config, batch_size));
         }
         upload_parameters(parameters);
         // One step on the zero batch: lazy module loading and cuBLAS's kernel choice happen here, not in

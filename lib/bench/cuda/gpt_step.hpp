@@ -81,6 +81,13 @@ inline void check_gpt_fits(const GptConfig& c, int batch) {
                                     " too large for the CUDA kernels: a tensor would exceed 2^31 elements");
 }
 
+/// The most floats any operand of the step's products spans (span_of_a, span_of_b): every operand is
+/// one of the tensors below, so the largest of them. The BF16 copies are this long.
+inline std::size_t gpt_largest_operand(const GptConfig& c, int batch) {
+    const std::size_t T = std::size_t(batch) * c.sequence, d = c.d_model, F = c.ffn(), V = c.vocab;
+    return std::max({T * V, V * d, std::size_t(batch) * c.heads * c.sequence * c.sequence, T * F, F * d, 3 * T * d});
+}
+
 /// Places every buffer through `floats(count)` and `ints(count)` (each returns fresh memory).
 template <class FloatAlloc, class IntAlloc>
 GptBuffers make_gpt_buffers(const GptConfig& c, int batch, const GptLayout& layout, FloatAlloc floats, IntAlloc ints) {

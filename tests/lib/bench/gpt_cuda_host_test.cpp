@@ -153,7 +153,17 @@ struct HostOps {
     }
 };
 
+/// HostOps that also records the largest operand span of any product (what the BF16 copies must hold).
+struct SpanRecordingOps : HostOps {
+    long long largest = 0;
+    void gemm(const gpu::GptGemm& g) {
+        largest = std::max({largest, gpu::span_of_a(g), gpu::span_of_b(g)});
+        HostOps::gemm(g);
+    }
+};
+
 /// The CUDA trainer's flow on the host: buffers from make_gpt_buffers, steps through gpt_step.hpp.
+template <class Ops = HostOps>
 class HostGpt {
 public:
     HostGpt(const GptConfig& config, const std::vector<Tensor>& initial, int batch, Sgd sgd, bool bf16)
@@ -201,17 +211,18 @@ public:
         }
         return true;
     }
+    const Ops& ops() const { return ops_; }
 
 private:
     GptConfig config_;
     gpu::GptLayout layout_;
     int batch_;
     Sgd sgd_;
-    HostOps ops_;
     bool first_ = true;
     std::vector<std::unique_ptr<float[]>> floats_;
     std::vector<std::unique_ptr<int[]>> ints_;
     gpu::GptBuffers buffers_;
+    Ops ops_;
 };
 
 std::vector<Tensor> fixture_tensors(const nlohmann::json& list) {
@@ -266,7 +277,7 @@ TEST_CASE("the CUDA gpt step's schedule and element functions train the tiny tra
           "[bench][cuda][gpt]") {
     const Fixture f;
     REQUIRE(f.batches.size() == 3);
-    HostGpt gpt(f.config, f.initial, f.batch, f.sgd, false);
+    HostGpt<> gpt(f.config, f.initial, f.batch, f.sgd, false);
     for (std::size_t s = 0; s < f.batches.size(); ++s) {
         INFO("step " << s);
         CHECK(gpt.step(f.batches[s]) == Approx(f.losses[s]).epsilon(1e-5));
@@ -288,7 +299,7 @@ TEST_CASE("the BF16 path's losses stay within the stated tolerance of FP32's (ho
     // tolerance for the loss after k ≤ 3 steps is 1e-2 relative; the emulation must differ from FP32 at
     // all (the rounding is applied).
     const Fixture f;
-    HostGpt fp32(f.config, f.initial, f.batch, f.sgd, false), bf16(f.config, f.initial, f.batch, f.sgd, true);
+    HostGpt<> fp32(f.config, f.initial, f.batch, f.sgd, false), bf16(f.config, f.initial, f.batch, f.sgd, true);
     double largest = 0.0;
     for (const TokenBatch& batch : f.batches) {
         const double a = fp32.step(batch), b = bf16.step(batch);
@@ -426,5 +437,22 @@ TEST_CASE("gpt-small's BF16 losses stay within 1e-2 of its FP32 losses on a GPU"
         WARN("gpt-small step " << step << ": fp32 loss " << a << ", bf16 loss " << b << ", relative difference "
                                << std::abs(b - a) / a);
         CHECK(b == Approx(a).epsilon(1e-2));
+    }
+}
+
+TEST_CASE("the BF16 copies hold the largest operand of every product of the step", "[bench][cuda][gpt]") {
+    // gpt_largest_operand sizes the scratch copies; every product's spans must fit, in configs where each
+    // kind of tensor is the largest (batch 2): the probabilities and the MLP's hidden layer (the fixture's,
+    // 2·4·16·16 = 32·64 = 2,048), the token embedding (1000·16 = 16,000), the probabilities alone
+    // (2·8·64·64 = 65,536), an MLP weight (256·64 = 16,384) and the logits (16·64 = 1,024).
+    const GptConfig configs[] = {{2, 16, 4, 16, 48}, {1, 16, 2, 4, 1000}, {1, 8, 8, 64, 8}, {1, 64, 1, 2, 8},
+                                 {1, 4, 1, 8, 64}};
+    for (const GptConfig& config : configs) {
+        INFO("d_model " << config.d_model << ", heads " << config.heads << ", sequence " << config.sequence
+                        << ", vocab " << config.vocab);
+        HostGpt<SpanRecordingOps> gpt(config, gpt_default_parameters(config, 1), 2, {}, false);
+        gpt.step(synthetic_token_batch(config, 2, 4));
+        // Equal, not just within: each candidate tensor of gpt_largest_operand is some product's operand.
+        CHECK(static_cast<std::size_t>(gpt.ops().largest) == gpu::gpt_largest_operand(config, 2));
     }
 }
