@@ -47,11 +47,15 @@ def blas():
     return ", ".join(["generic"] + sorted(paths))
 
 
-def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu", conv_tf32=True):
+def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu", precision="fp32", conv_tf32=True):
     torch.set_num_threads(threads)
+    if device == "cuda":
+        torch.backends.cuda.matmul.allow_tf32 = False  # FP32 products in full FP32, as payback's cuBLAS calls
     # PyTorch lets cuDNN's convolutions use TF32 tensor cores by default (10-bit mantissas, on Ampere and
     # later); payback's CUDA trainer keeps FP32 throughout. --conv-tf32 off measures PyTorch like for like.
     torch.backends.cudnn.allow_tf32 = conv_tf32
+    # bf16: autocast's BF16 products with FP32 master weights and optimizer, payback's mixed precision
+    autocast = torch.autocast(device_type=device, dtype=torch.bfloat16, enabled=precision == "bf16")
     torch.manual_seed(0)
     net = WORKLOADS[workload]().to(device)
     criterion = nn.CrossEntropyLoss()
@@ -73,7 +77,8 @@ def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu
     steps_between_clock_reads = 20 if device == "cuda" else 1
 
     def step():
-        loss = criterion(forward(images), labels)
+        with autocast:
+            loss = criterion(forward(images), labels)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()
@@ -101,6 +106,7 @@ def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu
         "blas": blas(),
         "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
         "workload": workload,
+        "precision": precision,
         "batch": batch,
         "threads": threads,
         "cudnn_allow_tf32": conv_tf32,
@@ -122,11 +128,13 @@ def main():
                         help="warm-up seconds, and at least 3 steps (default 1)")
     parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                         help="where the network and the data live (default cpu)")
+    parser.add_argument("--precision", choices=("fp32", "bf16"), default="fp32",
+                        help="bf16: autocast's BF16 matrix products (gpt-small on cuda; default fp32)")
     parser.add_argument("--conv-tf32", choices=("on", "off"), default="on",
                         help="torch.backends.cudnn.allow_tf32 (default on, PyTorch's default)")
     args = parser.parse_args()
     print(json.dumps(measure(args.workload, args.batch, args.threads, args.seconds, args.runs, args.warmup,
-                             args.device, args.conv_tf32 == "on")))
+                             args.device, args.precision, args.conv_tf32 == "on")))
 
 
 if __name__ == "__main__":

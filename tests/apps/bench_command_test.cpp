@@ -129,7 +129,11 @@ TEST_CASE("payback bench --workload gpt-small measures sequences and tokens per 
                        "--json --out " + quote(out));
     REQUIRE(r.code == 0);
     const json j = json::parse(r.out);
-    REQUIRE(j["results"].size() == 1);
+    // The GPU runs gpt-small too where there is one; without one it is skipped with the reason.
+    const payback::bench::CudaStatus cuda = payback::bench::cuda_status();
+    REQUIRE(j["results"].size() == (cuda.available ? 2u : 1u));
+    REQUIRE(j["skipped"].size() == (cuda.available ? 0u : 1u));
+    if (!cuda.available) CHECK(j["skipped"][0]["reason"] == cuda.reason);
     const json& result = j["results"][0];
     CHECK(result["workload"] == "gpt-small");
     CHECK(result["device"] == "cpu");
@@ -140,10 +144,8 @@ TEST_CASE("payback bench --workload gpt-small measures sequences and tokens per 
     CHECK(result["tokens_per_second"].get<double>() == Approx(256 * result["samples_per_second"].get<double>()));
     CHECK(result["gflops"].get<double>() == Approx(37.849399296 * result["samples_per_second"].get<double>()));
     CHECK_FALSE(result.contains("quant"));
-    // No CUDA path yet: the GPU is skipped, with or without one.
-    REQUIRE(j["skipped"].size() == 1);
     const payback::CalibrationProfile profile = payback::read_profile(out);
-    REQUIRE(profile.results.size() == 1);
+    REQUIRE(profile.results.size() == j["results"].size());
     CHECK(profile.results[0].workload == "gpt-small");
     CHECK(profile.results[0].precision == "fp32");
     CHECK(profile.results[0].tokens_per_second == result["tokens_per_second"].get<double>());
@@ -161,6 +163,10 @@ TEST_CASE("payback bench refuses bf16 or fp16 on the CPU, and a precision for an
     const auto other = run("bench --device cpu --workload mlp --precision fp16");
     CHECK(other.code == 2);
     CHECK(other.err == "payback: --precision: only gpt-small takes a precision; mlp trains in fp32\n");
+    const auto fp16 = run("bench --device cuda --workload gpt-small --precision fp16");
+    CHECK(fp16.code == 2);
+    CHECK(fp16.err == "payback: --precision: gpt-small on CUDA runs fp32 or bf16, got \"fp16\" (fp16 with loss "
+                      "scaling is not implemented)\n");
     const auto unknown = run("bench --device cpu --workload gpt-small --precision fp8");
     CHECK(unknown.code == 2);
     CHECK_THAT(unknown.err, Catch::Contains("--precision"));

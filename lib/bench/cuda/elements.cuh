@@ -45,8 +45,10 @@ PAYBACK_HD inline float conv2d_forward_at(int idx, const float* x, const float* 
     float acc = 0.0f;
     for (int c = 0; c < s.in_channels; ++c) {
         // x[n, c, oy, ox] and w[o, c, 0, 0]
-        const float* xp = x + static_cast<long long>(((n * s.in_channels + c) * s.in_height + oy) * s.in_width + ox);
-        const float* wp = w + static_cast<long long>((o * s.in_channels + c) * kk);
+        const int x_at = ((n * s.in_channels + c) * s.in_height + oy) * s.in_width + ox;
+        const int w_at = (o * s.in_channels + c) * kk;
+        const float* xp = x + x_at;
+        const float* wp = w + w_at;
         for (int ky = 0; ky < s.kernel; ++ky)
             for (int kx = 0; kx < s.kernel; ++kx) acc += xp[ky * s.in_width + kx] * wp[ky * s.kernel + kx];
     }
@@ -69,8 +71,10 @@ PAYBACK_HD inline float conv2d_backward_data_at(int idx, const float* dy, const 
     const int kx_hi = x < s.kernel - 1 ? x : s.kernel - 1;
     float acc = 0.0f;
     for (int o = 0; o < s.out_channels; ++o) {
-        const float* dyp = dy + static_cast<long long>((n * s.out_channels + o) * s.out_height * s.out_width);  // dy[n, o, 0, 0]
-        const float* wp = w + static_cast<long long>((o * s.in_channels + c) * s.kernel * s.kernel);  // w[o, c, 0, 0]
+        const int dy_at = (n * s.out_channels + o) * s.out_height * s.out_width;  // dy[n, o, 0, 0]
+        const int w_at = (o * s.in_channels + c) * s.kernel * s.kernel;           // w[o, c, 0, 0]
+        const float* dyp = dy + dy_at;
+        const float* wp = w + w_at;
         for (int ky = ky_lo; ky <= ky_hi; ++ky)
             for (int kx = kx_lo; kx <= kx_hi; ++kx)
                 acc += dyp[(y - ky) * s.out_width + (x - kx)] * wp[ky * s.kernel + kx];

@@ -20,6 +20,7 @@ namespace {
 struct Module {
     cuda_module::StatusFn status = nullptr;
     cuda_module::MakeTrainerFn make_trainer = nullptr;
+    cuda_module::MakeGptTrainerFn make_gpt_trainer = nullptr;
     cuda_module::QuantMatvecFn quant_matvec = nullptr;
     std::string error;  ///< why it could not be used, when status is null
 };
@@ -60,12 +61,13 @@ Module open_module() {
         }
         module.status = bind<cuda_module::StatusFn>(handle, cuda_module::status_symbol);
         module.make_trainer = bind<cuda_module::MakeTrainerFn>(handle, cuda_module::make_trainer_symbol);
+        module.make_gpt_trainer = bind<cuda_module::MakeGptTrainerFn>(handle, cuda_module::make_gpt_trainer_symbol);
         module.quant_matvec = bind<cuda_module::QuantMatvecFn>(handle, cuda_module::quant_matvec_symbol);
-        if (module.status && module.make_trainer && module.quant_matvec) {
+        if (module.status && module.make_trainer && module.make_gpt_trainer && module.quant_matvec) {
             module.error.clear();
             return module;
         }
-        module = {nullptr, nullptr, nullptr, "the CUDA module " + path + " lacks its entry points (built from another tree?)"};
+        module = {nullptr, nullptr, nullptr, nullptr, "the CUDA module " + path + " lacks its entry points (built from another tree?)"};
     }
     return module;
 }
@@ -90,6 +92,13 @@ std::unique_ptr<Trainer> make_cuda_trainer(const Workload& workload, std::vector
     const Module& m = module();
     if (!m.make_trainer) throw std::runtime_error("the CUDA trainer is unavailable: " + m.error);
     return std::unique_ptr<Trainer>(m.make_trainer(&workload, &parameters, batch_size, sgd));
+}
+
+std::unique_ptr<GptTrainer> make_cuda_gpt_trainer(const GptConfig& config, const std::vector<Tensor>& parameters,
+                                                  int batch_size, GptPrecision precision, Sgd sgd) {
+    const Module& m = module();
+    if (!m.make_gpt_trainer) throw std::runtime_error("the CUDA trainer is unavailable: " + m.error);
+    return std::unique_ptr<GptTrainer>(m.make_gpt_trainer(&config, &parameters, batch_size, precision, sgd));
 }
 
 std::vector<float> cuda_quant_matvec(Quant quant, const void* weights, int rows, int cols, const std::vector<BlockQ8_0>& x) {

@@ -16,6 +16,12 @@ __attribute__((visibility("default"))) payback::bench::Trainer* payback_cuda_mak
     return payback::bench::make_cuda_trainer(*workload, std::move(*parameters), batch_size, sgd).release();
 }
 
+__attribute__((visibility("default"))) payback::bench::GptTrainer* payback_cuda_make_gpt_trainer(
+    const payback::bench::GptConfig* config, const std::vector<payback::Tensor>* parameters, int batch_size,
+    payback::bench::GptPrecision precision, payback::bench::Sgd sgd) {
+    return payback::bench::make_cuda_gpt_trainer(*config, *parameters, batch_size, precision, sgd).release();
+}
+
 __attribute__((visibility("default"))) void payback_cuda_quant_matvec(payback::bench::Quant quant, const void* weights,
                                                                      int rows, int cols,
                                                                      const std::vector<payback::bench::BlockQ8_0>* x,
@@ -28,4 +34,6 @@ __attribute__((visibility("default"))) void payback_cuda_quant_matvec(payback::b
 // The addresses the loader checks against the names in module_abi.hpp, at compile time.
 static_assert(std::is_same_v<decltype(&payback_cuda_status), payback::bench::cuda_module::StatusFn>);
 static_assert(std::is_same_v<decltype(&payback_cuda_make_trainer), payback::bench::cuda_module::MakeTrainerFn>);
+static_assert(
+    std::is_same_v<decltype(&payback_cuda_make_gpt_trainer), payback::bench::cuda_module::MakeGptTrainerFn>);
 static_assert(std::is_same_v<decltype(&payback_cuda_quant_matvec), payback::bench::cuda_module::QuantMatvecFn>);

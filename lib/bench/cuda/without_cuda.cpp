@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "payback/bench/cuda_gpt_trainer.hpp"
 #include "payback/bench/cuda_llm.hpp"
 #include "payback/bench/cuda_trainer.hpp"
 
@@ -15,7 +16,13 @@ constexpr const char* kWhy =
 
 CudaStatus cuda_status() { return {false, kWhy, {}}; }
 
+// By value as cuda_trainer.hpp declares it (the CUDA build's definition moves from it).
+// NOLINTNEXTLINE(performance-unnecessary-value-param)
 std::unique_ptr<Trainer> make_cuda_trainer(const Workload&, std::vector<Tensor>, int, Sgd) {
+    throw std::runtime_error(std::string("the CUDA trainer is unavailable: ") + kWhy);
+}
+
+std::unique_ptr<GptTrainer> make_cuda_gpt_trainer(const GptConfig&, const std::vector<Tensor>&, int, GptPrecision, Sgd) {
     throw std::runtime_error(std::string("the CUDA trainer is unavailable: ") + kWhy);
 }
 

@@ -49,6 +49,10 @@ void check_precision(const BenchRequest& r, bool gpt) {
         throw flag_error("--precision", fmt::format("gpt-small on the CPU runs fp32 only, got \"{}\" (bf16 and fp16 "
                                                     "are for CUDA: --device cuda)",
                                                     r.precision));
+    if (r.precision != "bf16")
+        throw flag_error("--precision", fmt::format("gpt-small on CUDA runs fp32 or bf16, got \"{}\" (fp16 with loss "
+                                                    "scaling is not implemented)",
+                                                    r.precision));
 }
 
 }  // namespace
@@ -78,8 +82,6 @@ BenchPlan plan_benchmark(const BenchRequest& request, const CudaStatus& cuda) {
         if (llm)
             plan.skipped.push_back(
                 {"cuda", "llm-decode runs on the CPU only; its CUDA kernels are checked by the tests"});
-        else if (gpt && cuda.available)
-            plan.skipped.push_back({"cuda", "gpt-small has no CUDA path yet; it runs on the CPU"});
         else if (cuda.available)
             devices.emplace_back("cuda");
         else

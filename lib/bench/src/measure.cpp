@@ -14,6 +14,7 @@
 #include "payback/bench/cuda_trainer.hpp"
 #include "payback/bench/data.hpp"
 #include "payback/bench/energy.hpp"
+#include "payback/bench/cuda_gpt_trainer.hpp"
 #include "payback/bench/gpt_trainer.hpp"
 #include "payback/bench/llm_decoder.hpp"
 #include "payback/workload/network.hpp"
@@ -147,23 +148,32 @@ BenchResult run_gpt_benchmark(const BenchConfig& config) {
     const auto say = [&](const std::string& line) {
         if (config.progress) config.progress(line);
     };
-    if (config.device != "cpu") throw std::runtime_error("gpt-small runs on the CPU only (no CUDA path yet)");
-    if (config.precision != "fp32")
+    const bool on_gpu = config.device == "cuda";
+    if (!on_gpu && config.device != "cpu")
+        throw std::invalid_argument("device must be \"cpu\" or \"cuda\", got \"" + config.device + "\"");
+    const bool precision_runs = config.precision == "fp32" || (on_gpu && config.precision == "bf16");
+    if (!precision_runs)
         throw InputError("", 0, "precision",
-                         fmt::format("gpt-small on the CPU runs fp32 only, got \"{}\" (bf16 and fp16 are for CUDA)",
-                                     config.precision));
+                         on_gpu ? fmt::format("gpt-small on CUDA runs fp32 or bf16, got \"{}\"", config.precision)
+                                : fmt::format("gpt-small on the CPU runs fp32 only, got \"{}\" (bf16 is for CUDA)",
+                                              config.precision));
     const GptConfig gpt = gpt_small_config();
-    const std::string label = fmt::format("cpu gpt-small fp32 batch {} threads {}", config.batch, config.threads);
+    const std::string label =
+        on_gpu ? fmt::format("cuda gpt-small {} batch {}", config.precision, config.batch)
+               : fmt::format("cpu gpt-small fp32 batch {} threads {}", config.batch, config.threads);
     say(label + ": making the model");
+    const std::vector<Tensor> initial = gpt_default_parameters(gpt, config.seed);
     std::unique_ptr<GptTrainer> trainer =
-        make_gpt_trainer(gpt, gpt_default_parameters(gpt, config.seed), config.batch, config.threads);
+        on_gpu ? make_cuda_gpt_trainer(gpt, initial, config.batch,
+                                       config.precision == "bf16" ? GptPrecision::bf16 : GptPrecision::fp32)
+               : make_gpt_trainer(gpt, initial, config.batch, config.threads);
     std::vector<TokenBatch> pool;
     for (int i = 0; i < pool_size; ++i)
         pool.push_back(synthetic_token_batch(gpt, config.batch, config.seed + static_cast<std::uint64_t>(i)));
 
     say(label + ": warming up");
     const int steps_per_repeat = size_repeats(config, [&](int steps) { return trainer->timed_steps(pool, steps); });
-    std::unique_ptr<EnergyMeter> meter = make_rapl_meter();
+    std::unique_ptr<EnergyMeter> meter = on_gpu ? make_nvml_meter(0) : make_rapl_meter();
     if (meter->available()) meter->start();
     std::vector<double> rates;
     for (int r = 0; r < config.repeats; ++r) {
@@ -173,16 +183,16 @@ BenchResult run_gpt_benchmark(const BenchConfig& config) {
     const std::optional<double> joules = meter->available() ? meter->stop() : std::nullopt;
 
     BenchResult result;
-    result.device = "cpu";
-    result.device_name = cpu_model_name();
+    result.device = config.device;
+    result.device_name = on_gpu ? trainer->device_name() : cpu_model_name();
     result.workload = gpt_small_workload;
     result.batch = config.batch;
-    result.threads = config.threads;
+    result.threads = on_gpu ? 1 : config.threads;
     set_rates(result, rates);
     result.repeats = config.repeats;
-    result.isa = active_isa();
+    result.isa = on_gpu ? "" : active_isa();
     result.gflops = result.samples_per_second * gpt_flops_per_sequence(gpt) / 1e9;
-    result.precision = "fp32";
+    result.precision = config.precision;
     result.tokens_per_second = result.samples_per_second * gpt.sequence;
     const double samples = static_cast<double>(config.repeats) * steps_per_repeat * config.batch;
     set_energy(result, *meter, joules, samples);

@@ -88,8 +88,11 @@ TEST_CASE("a device that cannot run the workload is skipped with the reason", "[
     const BenchPlan llm = plan_benchmark(r, a_gpu);
     REQUIRE(llm.skipped.size() == 1);
     CHECK_THAT(llm.skipped[0].reason, Catch::Contains("llm-decode runs on the CPU only"));
-    r.workload = "gpt-small";
-    CHECK_THAT(plan_benchmark(r, a_gpu).skipped.at(0).reason, Catch::Contains("gpt-small has no CUDA path yet"));
+    r.workload = "gpt-small";  // trains on both: the CPU's and the GPU's default batch of 8 sequences
+    const BenchPlan gpt = plan_benchmark(r, a_gpu);
+    CHECK(gpt.skipped.empty());
+    REQUIRE(gpt.runs.size() == 2);
+    CHECK(gpt.runs.back().device == "cuda");
 }
 
 TEST_CASE("bad options are refused naming the flag or key", "[bench][plan][errors]") {
@@ -98,6 +101,9 @@ TEST_CASE("bad options are refused naming the flag or key", "[bench][plan][error
     r.precision = "bf16";
     CHECK(refused(r).source() == "--precision");
     CHECK_THAT(refused(r).message(), Catch::Contains("gpt-small on the CPU runs fp32 only"));
+    r.device = "cuda";
+    r.precision = "fp16";
+    CHECK_THAT(refused(r).message(), Catch::Contains("fp16 with loss scaling is not implemented"));
     r = on_cpu("mlp");
     r.precision = "fp16";
     CHECK(refused(r).message() == "only gpt-small takes a precision; mlp trains in fp32");

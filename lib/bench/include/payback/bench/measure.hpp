@@ -22,7 +22,7 @@ struct BenchConfig {
     std::uint64_t seed = 1;
     std::string data_file;        ///< a CIFAR-10 binary file; empty: synthetic batches from `seed`
     std::function<void(const std::string&)> progress;  ///< one line at a time, for stderr
-    std::string precision = "fp32";  ///< gpt-small: the arithmetic; the CPU runs fp32 only
+    std::string precision = "fp32";  ///< gpt-small: the arithmetic; the CPU runs fp32 only, CUDA bf16 too
     // llm-decode only:
     LlmConfig llm = default_llm_config();
     Quant quant = Quant::q4_0;
@@ -33,8 +33,8 @@ struct BenchConfig {
 inline constexpr const char* llm_decode_workload = "llm-decode";
 
 /// Measures `config`; throws InputError for an unknown workload or unreadable data file, or a precision
-/// other than fp32 on the CPU, and std::runtime_error when the device is unavailable (llm-decode and
-/// gpt-small run on the CPU only).
+/// other than fp32 on the CPU (fp32 or bf16 for gpt-small on CUDA), and std::runtime_error when the device is
+/// unavailable (llm-decode runs on the CPU only).
 ///
 /// gpt-small: each timed step trains `batch` sequences of 256 tokens (gpt_trainer.hpp); samples are
 /// sequences and tokens_per_second is samples × 256.

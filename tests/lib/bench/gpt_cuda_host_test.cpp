@@ -1,0 +1,459 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cuda/gpt_elements.cuh"
+#include "cuda/gpt_step.hpp"
+#include "payback/bench/cuda_gpt_trainer.hpp"
+#include "payback/bench/cuda_trainer.hpp"
+#include "payback/bench/gpt_trainer.hpp"
+
+using namespace payback;
+using namespace payback::bench;
+
+// gpt-small's CUDA step without a GPU: gpt_step.hpp's schedule run by HostOps, which loops over the
+// indices each kernel of gpt_kernels.cu covers and calls the same element functions (row reductions
+// added in a loop where the GPU uses a block). Checked against PyTorch's fixture (tools/gpt_fixture.py)
+// to 1e-5 relative, as the CPU trainer is; the GEMM mapping against a plain row-major product; the head
+// permutations and the BF16 rounding by hand.
+
+namespace {
+
+/// cuBLAS's column-major C = alpha·op(A)·op(B), batched, in plain loops; `bf16` rounds A and B to BF16
+/// first, as the mixed-precision path's copies do.
+void host_gemm(const gpu::GptGemm& g, bool bf16) {
+    const gpu::Gemm& m = g.gemm;
+    const auto read = [bf16](const float* p) {
+        return bf16 ? gpu::bf16_bits_to_float(gpu::float_to_bf16_bits(*p)) : *p;
+    };
+    for (int batch = 0; batch < g.count; ++batch) {
+        const float* a = m.a + batch * g.stride_a;
+        const float* b = m.b + batch * g.stride_b;
+        float* c = m.c + batch * g.stride_c;
+        for (int i = 0; i < m.m; ++i)
+            for (int j = 0; j < m.n; ++j) {
+                float sum = 0.0f;
+                for (int p = 0; p < m.k; ++p)
+                    sum += read(m.transpose_a ? a + p + i * m.lda : a + i + p * m.lda) *
+                           read(m.transpose_b ? b + j + p * m.ldb : b + p + j * m.ldb);
+                c[i + j * m.ldc] = g.alpha * sum;
+            }
+    }
+}
+
+/// gpt_kernels.cu's launches, one loop per kernel over the same indices and element functions.
+struct HostOps {
+    bool bf16 = false;
+
+    void gemm(const gpu::GptGemm& g) { host_gemm(g, bf16); }
+    void embedding(const int* tokens, const float* wte, const float* wpe, float* x, int tokens_count, int sequence,
+                   int d) {
+        for (int i = 0; i < tokens_count * d; ++i) x[i] = gpu::embedding_at(i, tokens, wte, wpe, d, sequence);
+    }
+    void embedding_backward(const float* dx, const int* tokens, float* dwte, float* dwpe, int tokens_count,
+                            int sequence, int d) {
+        for (int i = 0; i < sequence * d; ++i) dwpe[i] = gpu::position_grad_at(i, dx, d, sequence, tokens_count / sequence);
+        for (int i = 0; i < tokens_count * d; ++i) dwte[gpu::token_grad_index(i, tokens, d)] += dx[i];
+    }
+    void layer_norm_forward(const float* x, const float* gamma, const float* beta, float* y, float* mean, float* rstd,
+                            int rows, int d) {
+        for (int r = 0; r < rows; ++r) {
+            const float* xr = x + r * d;
+            float sum = 0.0f, squares = 0.0f;
+            for (int j = 0; j < d; ++j) sum += xr[j];
+            mean[r] = sum / static_cast<float>(d);
+            for (int j = 0; j < d; ++j) squares += (xr[j] - mean[r]) * (xr[j] - mean[r]);
+            rstd[r] = gpu::layer_norm_rstd(squares, d);
+            for (int j = 0; j < d; ++j) y[r * d + j] = gpu::layer_norm_out(xr[j], mean[r], rstd[r], gamma[j], beta[j]);
+        }
+    }
+    void layer_norm_backward(const float* dy, const float* x, const float* mean, const float* rstd, const float* gamma,
+                             float* dx, int rows, int d, bool accumulate) {
+        for (int r = 0; r < rows; ++r) {
+            float g_sum = 0.0f, gx_sum = 0.0f;
+            for (int j = 0; j < d; ++j) {
+                g_sum += gpu::layer_norm_grad_term(dy[r * d + j], gamma[j]);
+                gx_sum += gpu::layer_norm_grad_x_term(dy[r * d + j], gamma[j], x[r * d + j], mean[r], rstd[r]);
+            }
+            for (int j = 0; j < d; ++j) {
+                const float v =
+                    gpu::layer_norm_dx(dy[r * d + j], gamma[j], x[r * d + j], mean[r], rstd[r], g_sum, gx_sum, d);
+                dx[r * d + j] = accumulate ? dx[r * d + j] + v : v;
+            }
+        }
+    }
+    void layer_norm_param_grads(const float* dy, const float* x, const float* mean, const float* rstd, float* dgamma,
+                                float* dbeta, int rows, int d) {
+        for (int j = 0; j < d; ++j) gpu::layer_norm_param_grad_at(j, dy, x, mean, rstd, rows, d, dgamma, dbeta);
+    }
+    void add_bias(float* y, const float* bias, int rows, int cols) {
+        for (int i = 0; i < rows * cols; ++i) y[i] = gpu::add_bias_at(i, y, bias, cols);
+    }
+    void add(float* y, const float* x, int count) {
+        for (int i = 0; i < count; ++i) y[i] += x[i];
+    }
+    void copy(float* y, const float* x, int count) { std::copy(x, x + count, y); }
+    void gelu_forward(const float* x, float* y, int count) {
+        for (int i = 0; i < count; ++i) y[i] = gpu::gelu_at(x[i]);
+    }
+    void gelu_backward(const float* x, const float* dy, float* dx, int count) {
+        for (int i = 0; i < count; ++i) dx[i] = gpu::gelu_grad_at(x[i], dy[i]);
+    }
+    void rows_to_heads(const float* rows, float* heads, const gpu::HeadShape& s, int parts) {
+        const int count = parts * s.batch * s.sequence * s.d();
+        for (int i = 0; i < count; ++i) heads[i] = rows[gpu::row_index_of_head_element(i, s, parts)];
+    }
+    void heads_to_rows(const float* heads, float* rows, const gpu::HeadShape& s, int parts) {
+        const int count = parts * s.batch * s.sequence * s.d();
+        for (int i = 0; i < count; ++i) rows[i] = heads[gpu::head_index_of_row_element(i, s, parts)];
+    }
+    void causal_softmax(float* scores, int rows, int sequence) {
+        for (int r = 0; r < rows; ++r) {
+            float* row = scores + r * sequence;
+            const int length = gpu::causal_row_length(r, sequence);
+            float max = row[0], sum = 0.0f;
+            for (int j = 1; j < length; ++j) max = std::max(max, row[j]);
+            for (int j = 0; j < length; ++j) sum += std::exp(row[j] - max);
+            for (int j = 0; j < sequence; ++j) row[j] = gpu::causal_softmax_at(row[j], j, length, max, 1.0f / sum);
+        }
+    }
+    void causal_softmax_backward(const float* probs, float* dprobs, int rows, int sequence) {
+        for (int r = 0; r < rows; ++r) {
+            const float* p = probs + r * sequence;
+            float* dp = dprobs + r * sequence;
+            float dot = 0.0f;
+            for (int j = 0; j < sequence; ++j) dot += p[j] * dp[j];
+            for (int j = 0; j < sequence; ++j) dp[j] = gpu::softmax_grad_at(p[j], dp[j], dot);
+        }
+    }
+    void cross_entropy(float* logits, const int* targets, float* row_loss, float* loss, int rows, int vocab) {
+        const float scale = 1.0f / static_cast<float>(rows);
+        for (int r = 0; r < rows; ++r) {
+            float* z = logits + r * vocab;
+            float max = z[0], sum = 0.0f;
+            for (int j = 1; j < vocab; ++j) max = std::max(max, z[j]);
+            for (int j = 0; j < vocab; ++j) sum += std::exp(z[j] - max);
+            row_loss[r] = gpu::cross_entropy_row_loss(max, sum, z[targets[r]]);
+            for (int j = 0; j < vocab; ++j) z[j] = gpu::cross_entropy_grad_at(z[j], j, targets[r], max, 1.0f / sum, scale);
+        }
+        float total = 0.0f;
+        for (int r = 0; r < rows; ++r) total += row_loss[r];
+        *loss = total / static_cast<float>(rows);
+    }
+    void sgd(float* p, const float* g, float* v, long long count, float lr, float momentum, bool first) {
+        for (long long i = 0; i < count; ++i) gpu::sgd_at(i, p, g, v, lr, momentum, first);
+    }
+};
+
+/// HostOps that also records the largest operand span of any product (what the BF16 copies must hold).
+struct SpanRecordingOps : HostOps {
+    long long largest = 0;
+    void gemm(const gpu::GptGemm& g) {
+        largest = std::max({largest, gpu::span_of_a(g), gpu::span_of_b(g)});
+        HostOps::gemm(g);
+    }
+};
+
+/// The CUDA trainer's flow on the host: buffers from make_gpt_buffers, steps through gpt_step.hpp.
+template <class Ops = HostOps>
+class HostGpt {
+public:
+    HostGpt(const GptConfig& config, const std::vector<Tensor>& initial, int batch, Sgd sgd, bool bf16)
+        : config_(config), layout_(gpu::gpt_layout(config)), batch_(batch), sgd_(sgd) {
+        ops_.bf16 = bf16;
+        buffers_ = gpu::make_gpt_buffers(
+            config, batch, layout_,
+            [this](std::size_t n) { return floats_.emplace_back(std::make_unique<float[]>(n)).get(); },  // zeroed
+            [this](std::size_t n) { return ints_.emplace_back(std::make_unique<int[]>(n)).get(); });
+        for (std::size_t p = 0; p < initial.size(); ++p)
+            std::copy(initial[p].data.begin(), initial[p].data.end(), buffers_.parameter[p]);
+        std::fill(buffers_.ones, buffers_.ones + std::size_t(batch) * config.sequence, 1.0f);
+    }
+
+    float step(const TokenBatch& batch) {
+        std::copy(batch.tokens.begin(), batch.tokens.end(), buffers_.tokens);
+        std::copy(batch.targets.begin(), batch.targets.end(), buffers_.targets);
+        gpu::gpt_forward(config_, buffers_, ops_, batch_);
+        gpu::gpt_loss(config_, buffers_, ops_, batch_);
+        gpu::gpt_backward(config_, buffers_, ops_, batch_);
+        gpu::gpt_update(buffers_, ops_, sgd_, first_);
+        first_ = false;
+        return *buffers_.loss;
+    }
+
+    std::vector<Tensor> tensors(const std::vector<float*>& views) const {
+        std::vector<Tensor> out;
+        const auto shapes = gpt_parameter_shapes(config_);
+        for (std::size_t p = 0; p < shapes.size(); ++p) {
+            Tensor t(shapes[p]);
+            std::copy_n(views[p], t.size(), t.data.begin());
+            out.push_back(std::move(t));
+        }
+        return out;
+    }
+    std::vector<Tensor> parameters() const { return tensors(buffers_.parameter); }
+    std::vector<Tensor> gradients() const { return tensors(buffers_.gradient); }
+    /// The padding between tensors of the flat arrays, which must stay zero.
+    bool padding_is_zero() const {
+        const auto shapes = gpt_parameter_shapes(config_);
+        for (std::size_t p = 0; p < shapes.size(); ++p) {
+            const std::size_t end = p + 1 < shapes.size() ? layout_.offsets[p + 1] : layout_.flat_size;
+            for (std::size_t i = layout_.offsets[p] + Tensor::element_count(shapes[p]); i < end; ++i)
+                if (buffers_.parameters[i] != 0.0f || buffers_.gradients[i] != 0.0f) return false;
+        }
+        return true;
+    }
+    const Ops& ops() const { return ops_; }
+
+private:
+    GptConfig config_;
+    gpu::GptLayout layout_;
+    int batch_;
+    Sgd sgd_;
+    bool first_ = true;
+    std::vector<std::unique_ptr<float[]>> floats_;
+    std::vector<std::unique_ptr<int[]>> ints_;
+    gpu::GptBuffers buffers_;
+    Ops ops_;
+};
+
+std::vector<Tensor> fixture_tensors(const nlohmann::json& list) {
+    std::vector<Tensor> out;
+    for (const auto& t : list) {
+        Tensor tensor(t.at("shape").get<std::vector<int>>());
+        tensor.data = t.at("data").get<std::vector<float>>();
+        out.push_back(std::move(tensor));
+    }
+    return out;
+}
+
+/// ‖ours − reference‖₂ / ‖reference‖₂ of one tensor.
+double relative_error(const Tensor& ours, const Tensor& reference) {
+    double difference = 0.0, norm = 0.0;
+    for (std::size_t i = 0; i < ours.size(); ++i) {
+        difference += std::pow(double(ours.data[i]) - reference.data[i], 2);
+        norm += std::pow(double(reference.data[i]), 2);
+    }
+    return std::sqrt(difference / norm);
+}
+
+struct Fixture {
+    GptConfig config;
+    Sgd sgd;
+    int batch = 0;
+    std::vector<Tensor> initial, last_gradients, final_parameters;
+    std::vector<TokenBatch> batches;
+    std::vector<double> losses;
+
+    Fixture() {
+        std::ifstream file(PAYBACK_SOURCE_DIR "/tests/fixtures/bench/gpt_tiny_sgd.json");
+        const nlohmann::json f = nlohmann::json::parse(file);
+        const auto& c = f.at("config");
+        config = {c.at("layers").get<int>(), c.at("d_model").get<int>(), c.at("heads").get<int>(),
+                  c.at("sequence").get<int>(), c.at("vocab").get<int>()};
+        sgd = {f.at("learning_rate").get<float>(), f.at("momentum").get<float>()};
+        batch = f.at("batch").get<int>();
+        initial = fixture_tensors(f.at("initial_parameters"));
+        last_gradients = fixture_tensors(f.at("last_gradients"));
+        final_parameters = fixture_tensors(f.at("final_parameters"));
+        for (const auto& step : f.at("steps")) {
+            batches.push_back({batch, step.at("tokens").get<std::vector<int>>(), step.at("targets").get<std::vector<int>>()});
+            losses.push_back(step.at("loss").get<double>());
+        }
+    }
+};
+
+}  // namespace
+
+TEST_CASE("the CUDA gpt step's schedule and element functions train the tiny transformer as PyTorch does",
+          "[bench][cuda][gpt]") {
+    const Fixture f;
+    REQUIRE(f.batches.size() == 3);
+    HostGpt<> gpt(f.config, f.initial, f.batch, f.sgd, false);
+    for (std::size_t s = 0; s < f.batches.size(); ++s) {
+        INFO("step " << s);
+        CHECK(gpt.step(f.batches[s]) == Approx(f.losses[s]).epsilon(1e-5));
+    }
+    const auto gradients = gpt.gradients(), parameters = gpt.parameters();
+    for (std::size_t t = 0; t < gradients.size(); ++t) {
+        INFO("tensor " << t << ": gradient error " << relative_error(gradients[t], f.last_gradients[t])
+                       << ", parameter error " << relative_error(parameters[t], f.final_parameters[t]));
+        CHECK(relative_error(gradients[t], f.last_gradients[t]) <= 1e-5);
+        CHECK(relative_error(parameters[t], f.final_parameters[t]) <= 1e-5);
+    }
+    CHECK(gpt.padding_is_zero());
+}
+
+TEST_CASE("the BF16 path's losses stay within the stated tolerance of FP32's (host emulation)", "[bench][cuda][gpt]") {
+    // docs/benchmark.md: BF16 operands round by at most u = 2^-8 relative, so a product term by at most 2u
+    // and, accumulated in FP32, an output of the product by at most 2u (0.8 %) of Σ|x·w|; LayerNorm
+    // rescales each block's input, so the error does not compound through the layers. The stated
+    // tolerance for the loss after k ≤ 3 steps is 1e-2 relative; the emulation must differ from FP32 at
+    // all (the rounding is applied).
+    const Fixture f;
+    HostGpt<> fp32(f.config, f.initial, f.batch, f.sgd, false), bf16(f.config, f.initial, f.batch, f.sgd, true);
+    double largest = 0.0;
+    for (const TokenBatch& batch : f.batches) {
+        const double a = fp32.step(batch), b = bf16.step(batch);
+        largest = std::max(largest, std::abs(b - a) / a);
+    }
+    INFO("largest relative loss difference " << largest);
+    CHECK(largest <= 1e-2);
+    CHECK(largest > 0.0);
+}
+
+TEST_CASE("row_major_gemm hands cuBLAS the row-major product in every transpose", "[bench][cuda][gpt]") {
+    // A 3×4 times 4×2 product in each of the four storage orders, against the sum written out.
+    const int m = 3, n = 2, k = 4;
+    std::mt19937 random(5);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    std::vector<float> a(m * k), b(k * n);
+    for (float& v : a) v = uniform(random);
+    for (float& v : b) v = uniform(random);
+    std::vector<float> expected(m * n, 0.0f);
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j)
+            for (int p = 0; p < k; ++p) expected[i * n + j] += 2.0f * a[i * k + p] * b[p * n + j];
+    std::vector<float> at(k * m), bt(n * k);  // stored transposed: at [K, M], bt [N, K]
+    for (int i = 0; i < m; ++i)
+        for (int p = 0; p < k; ++p) at[p * m + i] = a[i * k + p];
+    for (int p = 0; p < k; ++p)
+        for (int j = 0; j < n; ++j) bt[j * k + p] = b[p * n + j];
+    for (const bool ta : {false, true})
+        for (const bool tb : {false, true}) {
+            std::vector<float> c(m * n, -1.0f);
+            host_gemm(gpu::row_major_gemm(ta, tb, m, n, k, ta ? at.data() : a.data(), tb ? bt.data() : b.data(),
+                                          c.data(), 2.0f),
+                      false);
+            INFO("transpose a " << ta << ", b " << tb);
+            for (int i = 0; i < m * n; ++i) CHECK(c[i] == Approx(expected[i]).epsilon(1e-6));
+        }
+    // A batch of two, the second operand pair 12 and 8 floats on: the operand spans cover exactly that.
+    const gpu::GptGemm g = gpu::batched_row_major_gemm(false, true, m, n, k, a.data(), 12, bt.data(), 8, nullptr, 6, 2);
+    CHECK(gpu::span_of_b(g) == 12 + 12);  // cuBLAS's B' is our A: 3·4 floats, one stride before the second
+    CHECK(gpu::span_of_a(g) == 8 + 8);    // cuBLAS's A' is our B stored [2, 4]: 8 floats, one stride
+}
+
+TEST_CASE("the head permutations are inverse and put (b, h, s, e) where attention reads it", "[bench][cuda][gpt]") {
+    const gpu::HeadShape s{2, 3, 5, 4};  // batch 2, 3 heads, sequence 5, head_dim 4: d = 12
+    const int parts = 3, count = parts * 2 * 5 * 12;
+    for (int i = 0; i < count; ++i) {
+        const int row = gpu::row_index_of_head_element(i, s, parts);
+        REQUIRE(row >= 0);
+        REQUIRE(row < count);
+        CHECK(gpu::head_index_of_row_element(row, s, parts) == i);
+    }
+    // Key (p = 1) of sequence b = 1, head h = 2, position 3, element e = 1: head-major
+    // (((1·2 + 1)·3 + 2)·5 + 3)·4 + 1 = ((11·5 + 3)·4 + 1 = 233; its row is 1·5 + 3 = 8 of width 36, column
+    // 12 + 2·4 + 1 = 21.
+    CHECK(gpu::row_index_of_head_element(233, s, parts) == 8 * 36 + 21);
+}
+
+TEST_CASE("the element functions: masks, embedding indices, BF16 rounding", "[bench][cuda][gpt]") {
+    // Row 7 of a [B·H·S, S] score matrix with S = 4 is position 7 % 4 = 3: four keys; row 4 is position 0.
+    CHECK(gpu::causal_row_length(7, 4) == 4);
+    CHECK(gpu::causal_row_length(4, 4) == 1);
+    CHECK(gpu::causal_softmax_at(5.0f, 2, 2, 1.0f, 1.0f) == 0.0f);  // above the diagonal
+    CHECK(gpu::causal_softmax_at(1.0f, 1, 2, 1.0f, 0.5f) == 0.5f);  // exp(0)·½
+    // tokens {2, 0, 1}, d = 2, sequence 2: element 5 is row 2 (token 1, position 0), column 1.
+    const int tokens[] = {2, 0, 1};
+    const float wte[] = {0, 1, 10, 11, 20, 21}, wpe[] = {100, 101, 200, 201};
+    CHECK(gpu::embedding_at(5, tokens, wte, wpe, 2, 2) == 11.0f + 101.0f);
+    CHECK(gpu::token_grad_index(5, tokens, 2) == 3);
+    const float dx[] = {1, 2, 3, 4, 5, 6, 7, 8};  // batch 2, sequence 2, d 2: dwpe[1, 0] = 3 + 7
+    CHECK(gpu::position_grad_at(2, dx, 2, 2, 2) == 10.0f);
+    // BF16 keeps 8 significant bits: 1 + 2^-8 is a tie between 1 and 1 + 2^-7 and goes to the even 1;
+    // 1 + 3·2^-8 goes up to 1 + 2^-6; 2^-8 relative (half the spacing 2^-7 at 1) is the largest rounding.
+    CHECK(gpu::bf16_bits_to_float(gpu::float_to_bf16_bits(1.0f + 0x1p-8f)) == 1.0f);
+    CHECK(gpu::bf16_bits_to_float(gpu::float_to_bf16_bits(1.0f + 3 * 0x1p-8f)) == 1.0f + 0x1p-6f);
+    CHECK(gpu::float_to_bf16_bits(-2.0f) == 0xc000);
+    CHECK(std::isnan(gpu::bf16_bits_to_float(gpu::float_to_bf16_bits(NAN))));
+    std::mt19937 random(3);
+    std::uniform_real_distribution<float> uniform(-100.0f, 100.0f);
+    for (int i = 0; i < 1000; ++i) {
+        const float v = uniform(random);
+        CHECK(std::abs(gpu::bf16_bits_to_float(gpu::float_to_bf16_bits(v)) - v) <= std::abs(v) * 0x1p-8f);
+    }
+}
+
+TEST_CASE("the CUDA gpt trainer trains the tiny transformer as PyTorch does, where there is a GPU", "[bench][cuda][gpt]") {
+    const Fixture f;
+    const CudaStatus status = cuda_status();
+    if (!status.available) {
+        WARN("the CUDA gpt trainer is not compared with PyTorch: " << status.reason);
+        CHECK_THROWS_AS(make_cuda_gpt_trainer(f.config, f.initial, f.batch, GptPrecision::fp32, f.sgd), std::runtime_error);
+        return;
+    }
+    INFO("on " << status.device_name);
+    // FP32: PyTorch's losses, last gradients and final parameters to 1e-5, as the CPU trainer.
+    auto fp32 = make_cuda_gpt_trainer(f.config, f.initial, f.batch, GptPrecision::fp32, f.sgd);
+    CHECK(fp32->device_name() == status.device_name);
+    for (std::size_t s = 0; s < f.batches.size(); ++s) {
+        INFO("fp32 step " << s);
+        CHECK(fp32->train_step(f.batches[s]) == Approx(f.losses[s]).epsilon(1e-5));
+    }
+    const auto gradients = fp32->gradients(), parameters = fp32->parameters();
+    for (std::size_t t = 0; t < gradients.size(); ++t) {
+        INFO("tensor " << t << ": gradient error " << relative_error(gradients[t], f.last_gradients[t])
+                       << ", parameter error " << relative_error(parameters[t], f.final_parameters[t]));
+        CHECK(relative_error(gradients[t], f.last_gradients[t]) <= 1e-5);
+        CHECK(relative_error(parameters[t], f.final_parameters[t]) <= 1e-5);
+    }
+    // BF16: the losses within the stated 1e-2 of PyTorch's FP32 ones (docs/benchmark.md).
+    auto bf16 = make_cuda_gpt_trainer(f.config, f.initial, f.batch, GptPrecision::bf16, f.sgd);
+    for (std::size_t s = 0; s < f.batches.size(); ++s) {
+        INFO("bf16 step " << s);
+        CHECK(bf16->train_step(f.batches[s]) == Approx(f.losses[s]).epsilon(1e-2));
+    }
+    // timed_steps trains: the loss on a fixed batch after ten steps is below the first.
+    const float before = fp32->train_step(f.batches[0], false);
+    CHECK(fp32->timed_steps(f.batches, 10) > 0.0);
+    CHECK(fp32->train_step(f.batches[0], false) < before);
+}
+
+TEST_CASE("gpt-small's BF16 losses stay within 1e-2 of its FP32 losses on a GPU", "[bench][cuda][gpt]") {
+    const CudaStatus status = cuda_status();
+    if (!status.available) {
+        WARN("gpt-small's BF16 path is not compared with FP32: " << status.reason);
+        return;
+    }
+    // The full model (23 M parameters), 2 sequences of 256 tokens, five steps at PyTorch's lr 0.001
+    // of perf/pytorch_training_step.py: the tolerance stated in docs/benchmark.md, at the real size.
+    const GptConfig config = gpt_small_config();
+    const std::vector<Tensor> initial = gpt_default_parameters(config, 3);
+    auto fp32 = make_cuda_gpt_trainer(config, initial, 2, GptPrecision::fp32);
+    auto bf16 = make_cuda_gpt_trainer(config, initial, 2, GptPrecision::bf16);
+    for (int step = 0; step < 5; ++step) {
+        const TokenBatch batch = synthetic_token_batch(config, 2, 100 + static_cast<std::uint64_t>(step));
+        const float a = fp32->train_step(batch), b = bf16->train_step(batch);
+        WARN("gpt-small step " << step << ": fp32 loss " << a << ", bf16 loss " << b << ", relative difference "
+                               << std::abs(b - a) / a);
+        CHECK(b == Approx(a).epsilon(1e-2));
+    }
+}
+
+TEST_CASE("the BF16 copies hold the largest operand of every product of the step", "[bench][cuda][gpt]") {
+    // gpt_largest_operand sizes the scratch copies; every product's spans must fit, in configs where each
+    // kind of tensor is the largest (batch 2): the probabilities and the MLP's hidden layer (the fixture's,
+    // 2·4·16·16 = 32·64 = 2,048), the token embedding (1000·16 = 16,000), the probabilities alone
+    // (2·8·64·64 = 65,536), an MLP weight (256·64 = 16,384) and the logits (16·64 = 1,024).
+    const GptConfig configs[] = {{2, 16, 4, 16, 48}, {1, 16, 2, 4, 1000}, {1, 8, 8, 64, 8}, {1, 64, 1, 2, 8},
+                                 {1, 4, 1, 8, 64}};
+    for (const GptConfig& config : configs) {
+        INFO("d_model " << config.d_model << ", heads " << config.heads << ", sequence " << config.sequence
+                        << ", vocab " << config.vocab);
+        HostGpt<SpanRecordingOps> gpt(config, gpt_default_parameters(config, 1), 2, {}, false);
+        gpt.step(synthetic_token_batch(config, 2, 4));
+        // Equal, not just within: each candidate tensor of gpt_largest_operand is some product's operand.
+        CHECK(static_cast<std::size_t>(gpt.ops().largest) == gpu::gpt_largest_operand(config, 2));
+    }
+}
