@@ -1,7 +1,9 @@
-// payback catalog gpus|instances|parts|rates|rental [--gpu NAME] [--provider NAME] [--max-price X] [--format table|json|csv] [-o FILE]
+// payback catalog gpus|instances|parts|rates|rental|api-prices [--gpu NAME] [--provider NAME] [--model NAME] [--max-price X]
+//                 [--format table|json|csv] [-o FILE]
 // payback catalog --where: the catalogs' directory in use, and why that one
 // payback catalog import ...: catalog_import_command.cpp; payback catalog update ...: catalog_update_command.cpp;
 // payback catalog history ...: catalog_history_command.cpp
+#include <cstdint>
 #include <memory>
 #include <utility>
 
@@ -26,6 +28,7 @@ struct CatalogArgs {
     std::string what;
     std::string gpu;
     std::string provider;
+    std::string model;
     double max_price = -1;  ///< negative: no limit
     bool where = false;
     Output output;
@@ -136,23 +139,46 @@ Listing list_rental(const Catalog& c, const CatalogArgs& a) {
     return l;
 }
 
+// Per-token APIs, priced per million tokens; --max-price bounds the output price, most of a bill.
+Listing list_api_prices(const Catalog& c, const CatalogArgs& a) {
+    Listing l{TextTable({{"api", A::left}, {"in $/M"}, {"out $/M"}, {"cached $/M"}, {"context"}, {"row", A::left}}),
+              {"provider", "model", "input", "output", "cached_input", "context", "as_of", "source"}};
+    auto& json = l.json;
+    for (const ApiPriceRow& p : c.api_prices()) {
+        if (!matches(a.provider, p.provider) || !matches(a.model, p.model) || !under(a.max_price, p.output_per_million))
+            continue;
+        l.table.add_row({p.key(), amount(p.input_per_million, 3), amount(p.output_per_million, 3),
+                         cell(p.cached_input_per_million, 3), cell(p.context_tokens, 0), p.origin.describe()});
+        json.push_back({{"provider", p.provider}, {"model", p.model}, {"input", p.input_per_million},
+                        {"output", p.output_per_million}, {"cached_input", optional_number(p.cached_input_per_million)},
+                        {"context", p.context_tokens ? nlohmann::json(static_cast<std::int64_t>(*p.context_tokens))
+                                                     : nlohmann::json(nullptr)},
+                        {"as_of", p.origin.as_of},
+                        {"source", p.origin.source}});
+    }
+    return l;
+}
+
 }  // namespace
 
 void add_catalog_command(CLI::App& app) {
     auto args = std::make_shared<CatalogArgs>();
     CLI::App* command = app.add_subcommand("catalog", "List the price catalogs in pricing/, filtered");
-    command->add_option("what", args->what, "gpus, instances, parts, rates or rental")
-        ->check(CLI::IsMember({"gpus", "instances", "parts", "rates", "rental"}));
+    command->add_option("what", args->what, "gpus, instances, parts, rates, rental or api-prices")
+        ->check(CLI::IsMember({"gpus", "instances", "parts", "rates", "rental", "api-prices"}));
     command->add_flag("--where", args->where,
                       "Print the catalogs' directory and why that one: $PAYBACK_PRICING_DIR, beside the program "
                       "(an install or a build tree), or the Python package's data");
     command->add_option("--gpu", args->gpu, "Only this GPU (a gpus.csv name)");
-    command->add_option("--provider", args->provider, "Only this provider or market (aws, gcp, vast, ...)");
-    command->add_option("--max-price", args->max_price, "Only rows priced at most this (per hour, per kWh, or each)")
+    command->add_option("--provider", args->provider, "Only this provider or market (aws, gcp, vast, together, ...)");
+    command->add_option("--model", args->model, "Only this model (api-prices: \"llama-3.1-8b\")");
+    command->add_option("--max-price", args->max_price,
+                        "Only rows priced at most this (per hour, per kWh, each, or per million output tokens)")
         ->check(CLI::NonNegativeNumber);
     add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
     add_example(*command, {"payback catalog gpus", "payback catalog instances --gpu \"H100 SXM\" --provider aws",
-                           "payback catalog rates --format csv -o rates.csv", "payback catalog --where"});
+                           "payback catalog rates --format csv -o rates.csv",
+                           "payback catalog api-prices --model llama-3.1-8b --format csv", "payback catalog --where"});
     add_catalog_import_command(*command);
     add_catalog_update_command(*command);
     add_catalog_history_command(*command);
@@ -168,13 +194,15 @@ void add_catalog_command(CLI::App& app) {
                 emit(args->output, found.path.string() + "\n" + found.reason + "\n");
             return;
         }
-        if (args->what.empty()) throw CLI::RequiredError("what: name a catalog (gpus, instances, parts, rates, rental) or give --where");
+        if (args->what.empty()) throw CLI::RequiredError(
+            "what: name a catalog (gpus, instances, parts, rates, rental, api-prices) or give --where");
         const Catalog& catalog = Catalog::shipped();
         const Listing l = args->what == "gpus"        ? list_gpus(catalog, *args)
                           : args->what == "instances" ? list_instances(catalog, *args)
                           : args->what == "parts"     ? list_parts(catalog, *args)
                           : args->what == "rates"     ? list_rates(catalog, *args)
-                                                      : list_rental(catalog, *args);
+                          : args->what == "rental"    ? list_rental(catalog, *args)
+                                                      : list_api_prices(catalog, *args);
         const Output& output = args->output;
         if (output.format == Format::json) emit(output, l.json.dump(2) + "\n");
         else if (output.format == Format::csv) emit(output, records_csv(l.json, l.csv_columns));

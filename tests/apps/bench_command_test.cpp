@@ -98,6 +98,8 @@ TEST_CASE("payback bench --workload llm-decode measures tokens per second and wr
         CHECK(result["tokens_per_second"] == result["samples_per_second"]);
         CHECK(result["prefill_tokens_per_second"].get<double>() > 0);
         CHECK(result["repeats"] == 2);
+        // The model's shape, so that a scenario can scale the rates to its own model (measured_serving.hpp).
+        CHECK(result["llm"] == json{{"layers", 2}, {"d_model", 64}, {"heads", 4}, {"kv_heads", 2}, {"ffn", 128}, {"vocab", 96}});
     }
     CHECK(j["results"][0]["batch"] == 1);
     CHECK(j["results"][1]["batch"] == 3);
@@ -109,6 +111,8 @@ TEST_CASE("payback bench --workload llm-decode measures tokens per second and wr
     CHECK(profile.results[1].quant == "q8_0");
     CHECK(profile.results[1].context == 16);
     CHECK(profile.results[1].tokens_per_second == j["results"][1]["tokens_per_second"].get<double>());
+    REQUIRE(profile.results[1].llm);
+    CHECK(profile.results[1].llm->ffn == 128);
 }
 
 TEST_CASE("payback bench refuses a bad llm-decode format, shape or context with its key", "[cli][bench][llm][errors]") {

@@ -3,8 +3,13 @@
 // tree), else $PAYBACK_PRICING_DIR, else one line naming every place tried (exit 2).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -92,4 +97,69 @@ TEST_CASE("an installed layout: the program finds share/payback/ beside it, with
     installed_json.erase("source");
     built_json.erase("source");
     CHECK(installed_json == built_json);
+}
+
+namespace {
+
+// pricing/api-prices.csv's rows as (provider, model, output price): the first columns hold no commas.
+std::vector<std::tuple<std::string, std::string, double>> api_price_rows() {
+    std::ifstream file(std::string(PAYBACK_SOURCE_DIR) + "/pricing/api-prices.csv");
+    std::vector<std::tuple<std::string, std::string, double>> rows;
+    std::string line;
+    std::getline(file, line);  // the header
+    while (std::getline(file, line)) {
+        std::vector<std::string> cells;
+        std::stringstream in(line);
+        for (std::string cell; cells.size() < 4 && std::getline(in, cell, ',');) cells.push_back(cell);
+        rows.emplace_back(cells[0], cells[1], std::stod(cells[3]));
+    }
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("catalog api-prices lists pricing/api-prices.csv, filtered by provider, model and output price",
+          "[cli][catalog][api]") {
+    const auto rows = api_price_rows();
+    const Result by_model = payback::test::run("catalog api-prices --model llama-3.1-8b --json");
+    REQUIRE(by_model.code == 0);
+    const auto json = nlohmann::json::parse(by_model.out);
+    CHECK(json.size() == static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const auto& r) {
+              return std::get<1>(r) == "llama-3.1-8b";
+          })));
+    bool together = false;
+    for (const auto& row : json) {
+        CHECK(row.at("model") == "llama-3.1-8b");
+        if (row.at("provider") != "together") continue;
+        together = true;  // together,llama-3.1-8b,0.18,0.18,,131072,2026-12-01 in the file
+        CHECK(row.at("input") == 0.18);
+        CHECK(row.at("output") == 0.18);
+        CHECK(row.at("cached_input").is_null());
+        CHECK(row.at("context") == 131072);
+        CHECK(row.at("as_of") == "2026-12-01");
+    }
+    CHECK(together);
+    // deepseek,deepseek-chat,0.28,0.42,0.028: a cached-input price.
+    const auto deepseek = nlohmann::json::parse(payback::test::run("catalog api-prices --provider deepseek --model deepseek-chat --json").out);
+    REQUIRE(deepseek.size() == 1);
+    CHECK(deepseek[0].at("cached_input") == 0.028);
+
+    const Result csv = payback::test::run("catalog api-prices --provider together --max-price 1 --format csv");
+    REQUIRE(csv.code == 0);
+    const auto lines = lines_of(csv.out);
+    REQUIRE_FALSE(lines.empty());
+    CHECK(lines[0] == "provider,model,input,output,cached_input,context,as_of,source");
+    CHECK(lines.size() - 1 == static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const auto& r) {
+              return std::get<0>(r) == "together" && std::get<2>(r) <= 1.0;
+          })));
+    for (std::size_t i = 1; i < lines.size(); ++i) CHECK(lines[i].starts_with("together,"));
+    // The file's own cells, the context a whole number.
+    CHECK(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+        return line.starts_with("together,llama-3.1-8b,0.18,0.18,,131072,2026-12-01,");
+    }));
+
+    const Result table = payback::test::run("catalog api-prices --provider together");
+    REQUIRE(table.code == 0);
+    CHECK_THAT(table.out, Catch::Contains("together:llama-3.1-8b"));
+    CHECK_THAT(table.out, Catch::Contains("out $/M"));
 }

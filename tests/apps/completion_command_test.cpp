@@ -48,6 +48,8 @@ TEST_CASE("the bash completion completes commands, options and their choices", "
     CHECK(complete(script, "payback compare --format j") == "json");
     CHECK(complete(script, "payback explain --format ''") == "table json");  // explain has no CSV
     CHECK(complete(script, "payback catalog r") == "rates rental");
+    CHECK(complete(script, "payback catalog a") == "api-prices");
+    CHECK(complete(script, "payback catalog --mo") == "--model");
     CHECK(complete(script, "payback catalog i") == "instances import");  // a subcommand beside the lists
     CHECK(complete(script, "payback catalog import --fo") == "--format");
     CHECK(complete(script, "payback catalog import --format sky") == "skypilot");

@@ -3,7 +3,8 @@
 
 For each scenario: the page loads without console errors, the key numbers in it are those of
 `payback compare --json` (and `payback montecarlo --json` with [uncertainty], `payback breakeven
---json` for a token scenario's break-even volumes) for the same scenario, and a screenshot is not blank. Each check is first run on a page made to fail it, so a
+--json` for a token scenario's break-even volumes, and the token rates of its assumptions table) for the
+same scenario, and a screenshot is not blank. Each check is first run on a page made to fail it, so a
 check that cannot fail is caught. Standard library only.
 
 Usage: report_in_browser.py PAYBACK_BINARY SOURCE_DIR
@@ -82,6 +83,30 @@ class Figures(html.parser.HTMLParser):
             if entry is not None:
                 key, index = entry
                 self.figures[key][index] += data
+
+
+class TableRows(html.parser.HTMLParser):
+    """Every table row's cell texts, by the text of its first cell (the assumptions table's key)."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows = {}
+        self._cells = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self._cells = []
+        elif tag in ("td", "th") and self._cells is not None:
+            self._cells.append("")
+
+    def handle_endtag(self, tag):
+        if tag == "tr" and self._cells:
+            self.rows[self._cells[0].strip()] = [cell.strip() for cell in self._cells]
+            self._cells = None
+
+    def handle_data(self, data):
+        if self._cells:
+            self._cells[-1] += data
 
 
 def shown_number(text):
@@ -185,6 +210,28 @@ def check_token_numbers(checks, figures, compare, breakevens):
             checks.number(figures, ("breakeven_output_tokens_per_month", cloud, ""), value, 2, 1e-6)
 
 
+def check_token_rates(checks, rows, compare):
+    """The assumptions table lists the rates each serving option runs at (given, or predicted and then
+    not in the scenario as written), as `payback compare --json` has them, with their origin."""
+    clouds = 0
+    for option in compare["options"]:
+        tokens = option["tokens"]
+        if option["kind"] == "api" or tokens["tokens_per_second"] is None:
+            continue
+        path = "rig" if option["kind"] == "diy" else f"cloud[{clouds}]"
+        clouds += option["kind"] == "cloud"
+        for key, value in (("decode", tokens["tokens_per_second"]), ("prefill", tokens["prefill_tokens_per_second"])):
+            row = rows.get(f"{path}.tokens_per_second.{key}")
+            if row is None:
+                checks.failures.append(f"{path}.tokens_per_second.{key}: not in the assumptions table")
+                continue
+            checks.expect(abs(float(row[1]) - value) <= 1e-9 * value,
+                          f"{path}.tokens_per_second.{key}: the table shows {row[1]}, payback says {value}")
+            origin = tokens["tokens_per_second_origin"]
+            if not origin.startswith("measured (given by hand)"):  # a given rate cites its line instead
+                checks.expect(row[3] == origin, f"{path}.tokens_per_second.{key}: source {row[3]!r}, origin {origin!r}")
+
+
 def check_numbers(checks, figures, text, compare, montecarlo):
     for option in compare["options"]:
         checks.number(figures, ("total_cost", option["name"], ""), option["total_cost"], 0)
@@ -270,6 +317,9 @@ def main():
                                                                 "--against", o["name"], "--json", cwd=source))["value"]
                               for o in compare["options"] if o["kind"] != "diy"}
                 check_token_numbers(checks, parsed.figures, compare, breakevens)
+                table = TableRows()
+                table.feed(dom)
+                check_token_rates(checks, table.rows, compare)
             # The cumulative cost, the breakdown and the break-even chart; a token scenario's cost per
             # million tokens; the histogram and the tornado with [uncertainty].
             charts = 3 + (1 if tokens else 0) + (2 if uncertain else 0)

@@ -62,7 +62,9 @@ class ProfileJson(TypedDict):
 
 def catalog(what: str, directory: str | os.PathLike[str] | None = None) -> pd.DataFrame:
     """One pricing catalog as a DataFrame (``payback catalog``): ``"gpus"``, ``"instances"``,
-    ``"parts"``, ``"rates"`` (electricity) or ``"rental"`` (rental markets). Every row keeps its
+    ``"parts"``, ``"rates"`` (electricity), ``"rental"`` (rental markets) or ``"api-prices"`` (per-token
+    APIs: ``api`` as ``[[api]] api = "..."`` names it, and dollars per million input, output and
+    cached-input tokens). Every row keeps its
     ``as_of``, ``source`` and file row. ``directory`` reads another pricing/ directory."""
     rows = _core.market.catalog(what, os.fspath(directory) if directory is not None else "")
     return pd.DataFrame(rows)

@@ -125,6 +125,23 @@ py::list rental(const Catalog& c) {
     return rows;
 }
 
+py::list api_prices(const Catalog& c) {
+    py::list rows;
+    for (const ApiPriceRow& p : c.api_prices()) {
+        py::dict r;
+        r["api"] = p.key();
+        r["provider"] = p.provider;
+        r["model"] = p.model;
+        r["input"] = p.input_per_million;
+        r["output"] = p.output_per_million;
+        r["cached_input"] = maybe(p.cached_input_per_million);
+        r["context"] = p.context_tokens ? py::cast(static_cast<long long>(*p.context_tokens)) : py::object(py::none());
+        add_origin(r, p.origin);
+        rows.append(r);
+    }
+    return rows;
+}
+
 }  // namespace
 
 void bind_market(py::module_& m) {
@@ -147,7 +164,9 @@ void bind_market(py::module_& m) {
             if (what == "parts") return parts(*shipped);
             if (what == "rates") return rates(*shipped);
             if (what == "rental") return rental(*shipped);
-            throw InputError("catalog", 0, "", "expected gpus, instances, parts, rates or rental, got \"" + what + "\"");
+            if (what == "api-prices") return api_prices(*shipped);
+            throw InputError("catalog", 0, "",
+                             "expected gpus, instances, parts, rates, rental or api-prices, got \"" + what + "\"");
         },
         py::arg("what"), py::arg("directory") = "");
     m.def(

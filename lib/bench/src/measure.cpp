@@ -139,6 +139,8 @@ BenchResult run_llm_benchmark(const BenchConfig& config) {
     result.context = config.context;
     result.tokens_per_second = result.samples_per_second;
     result.prefill_tokens_per_second = median(prefill_rates);
+    const LlmConfig& m = config.llm;
+    result.llm = LlmShape{m.layers, m.d_model, m.heads, m.kv_heads, m.ffn, m.vocab};
     const double generated = static_cast<double>(config.repeats) * steps_per_repeat * config.batch;
     set_energy(result, *meter, joules, generated);
     return result;

@@ -174,6 +174,18 @@ void looked_up(const Scenario& s, const Leaf& leaf, std::vector<Assumption>& out
     }
 }
 
+// Token rates the scenario does not write (to_toml leaves derived ones out, so that a changed workload
+// derives them anew), shown after the name of the option that serves at them, with their origin.
+void derived_rates(const Scenario& s, const Leaf& leaf, std::vector<Assumption>& out) {
+    const auto add = [&](const std::string& option, const std::optional<TokenRates>& rates) {
+        if (leaf.path != option + ".name" || !rates || !rates->predicted) return;
+        out.push_back({option + ".tokens_per_second.prefill", fmt::format("{}", rates->prefill), rates->origin});
+        out.push_back({option + ".tokens_per_second.decode", fmt::format("{}", rates->decode), rates->origin});
+    };
+    add("rig", s.rig.tokens_per_second);
+    for (std::size_t i = 0; i < s.clouds.size(); ++i) add(option_key_path(s, i), s.clouds[i].tokens_per_second);
+}
+
 }  // namespace
 
 std::vector<Assumption> assumptions(const Scenario& s, const std::vector<Override>& overrides) {
@@ -186,6 +198,7 @@ std::vector<Assumption> assumptions(const Scenario& s, const std::vector<Overrid
     for (const Leaf& leaf : leaves) {
         out.push_back({leaf.path, leaf.value, sources.of(leaf.path)});
         looked_up(s, leaf, out);
+        derived_rates(s, leaf, out);
     }
     for (const UncertainInput& input : s.uncertainty.inputs) {
         const std::string key = fmt::format("uncertainty[\"{}\"]", input.key);

@@ -106,6 +106,9 @@ std::vector<ScenarioKey> table() {
          "Requests served at once; tokens_per_second are the rates at this concurrency."},
         {"workload.tokens.context", K::integer, "tokens", between(1, 1 << 24), 4096.0, "", "all",
          "The context each request holds."},
+        {"workload.tokens.profile", K::text, "", {}, {}, "", "rig",
+         "A profile JSON written by `payback bench --workload llm-decode` on the rig's device: the rig's rates, "
+         "scaled from the benchmark's model to this one."},
 
         // [rig]
         {"rig", K::table, "", {}, {}, "", "rig", "The machine to build: its parts, PSU, usage, cooling and circuit."},
@@ -124,7 +127,7 @@ std::vector<ScenarioKey> table() {
          "The week's usage as rules (\"weekdays 09-17 training\"): see docs/hardware.md."},
         {"rig.tokens_per_second", K::table, "", {}, {}, "predicted", "rig",
          "Serving workload.tokens: the rig's aggregate rates at the workload's concurrency; by default "
-         "predicted for its catalog GPUs (docs/inference.md)."},
+         "scaled from workload.tokens.profile, else predicted for its catalog GPUs (docs/inference.md)."},
         {"rig.tokens_per_second.prefill", K::number, "tokens/s", positive(), {}, "", "rig", "Input tokens read a second."},
         {"rig.tokens_per_second.decode", K::number, "tokens/s", positive(), {}, "", "rig",
          "Output tokens written a second."},

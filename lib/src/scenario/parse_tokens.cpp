@@ -10,6 +10,7 @@
 #include "payback/base/conventions.hpp"
 #include "payback/energy/usage.hpp"
 #include "payback/market/api_price.hpp"
+#include "payback/workload/measured_serving.hpp"
 #include "payback/workload/memory_fit.hpp"
 #include "payback/workload/predictor.hpp"
 #include "payback/workload/serving_prediction.hpp"
@@ -119,11 +120,27 @@ TokenWorkload read_tokens(const TomlReader& workload) {
     t.volume.cached_input_share = in.number_or("cached_input_share");
     t.concurrency = static_cast<int>(in.integer_or("concurrency"));
     t.context = static_cast<int>(in.integer_or("context"));
+    if (in.contains("profile")) t.profile = in.string("profile");
     in.finish();
     return t;
 }
 
-void predict_rig_rates(const TomlReader& root, Scenario& s, double link_gb_per_s) {
+void predict_rig_rates(const TomlReader& root, const ReadContext& context, Scenario& s, double link_gb_per_s) {
+    const TokenWorkload& t = *s.tokens;
+    if (!t.profile.empty()) {
+        const auto tokens = *root.table("workload", true)->table("tokens", true);
+        if (s.rig.tokens_per_second)
+            throw tokens.error("profile", "the rig's rates are given by hand too (rig.tokens_per_second): give "
+                                          "the measured profile or the rates, not both");
+        try {
+            const CalibrationProfile profile = read_profile((context.scenario_dir / t.profile).string());
+            s.rig.tokens_per_second =
+                serving_from_profile(profile, {t.model, t.quant, t.context, t.concurrency}, ModelCatalog::shipped()).rates;
+        } catch (const InputError& e) {
+            throw tokens.error("profile", e.what());
+        }
+        return;
+    }
     if (s.rig.tokens_per_second) return;
     const auto rig = *root.table("rig", true);
     std::vector<ServingCards> cards;

@@ -240,7 +240,7 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source,
     if (workload) workload->finish();
     s.training_per_month = units::hours(training_hours(root, workload, hours, s.rig, s.tokens.has_value()));
     if (s.tokens) {
-        detail::predict_rig_rates(root, s, scaling.link_gb_per_s);
+        detail::predict_rig_rates(root, context, s, scaling.link_gb_per_s);
         s.serving_hours_per_month = detail::rig_serving_hours(root, s);
     }
     else if (s.rig.tokens_per_second)

@@ -51,9 +51,10 @@ TokenWorkload read_tokens(const TomlReader& workload);
 /// The rig's hours a month serving s.tokens at its rates (given or predicted); InputError when it has a
 /// schedule, when serving and training take more than the month, or when the model does not fit it.
 double rig_serving_hours(const TomlReader& root, const Scenario& s);
-/// Without rig.tokens_per_second: the predictor's rates for the rig's catalog GPUs, split by layers over
+/// Without rig.tokens_per_second: the rates measured by workload.tokens.profile and scaled to the served
+/// model (measured_serving.hpp), else the predictor's for the rig's catalog GPUs, split by layers over
 /// links of `link_gb_per_s` when the model fits none alone (serving_prediction.hpp).
-void predict_rig_rates(const TomlReader& root, Scenario& s, double link_gb_per_s);
+void predict_rig_rates(const TomlReader& root, const ReadContext& context, Scenario& s, double link_gb_per_s);
 /// A [[cloud]] option's tokens_per_second and always_on, checked against workload.tokens.
 void read_cloud_serving(const TomlReader& in, const TokenWorkload* tokens, CloudOption& cloud);
 /// [[api]]: per-token options, typed in or from pricing/api-prices.csv; `s` has the rig, the

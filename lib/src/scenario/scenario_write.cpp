@@ -256,10 +256,10 @@ std::string to_toml(const Scenario& s) {
     if (s.tokens) {
         const TokenWorkload& t = *s.tokens;
         out += fmt::format("tokens = {{ model = {}, quant = {}, input_tokens_per_month = {}, output_tokens_per_month = {}, "
-                           "cached_input_share = {}, concurrency = {}, context = {} }}\n",
+                           "cached_input_share = {}, concurrency = {}, context = {}{} }}\n",
                            quoted(t.model), quoted(t.quant), toml_number(t.volume.input_per_month),
                            toml_number(t.volume.output_per_month), toml_number(t.volume.cached_input_share),
-                           t.concurrency, t.context);
+                           t.concurrency, t.context, t.profile.empty() ? "" : ", profile = " + quoted(t.profile));
     }
     out += fmt::format("deferrable = {}\n", s.deferrable_training);
     if (s.job_hours) out += "job_hours = " + toml_number(*s.job_hours) + "\n";

@@ -23,8 +23,10 @@ using nlohmann::json;
 // Reads one result's fields, naming `results[i].key` in every error.
 class ResultReader {
 public:
-    ResultReader(const json& node, std::string source, std::size_t index)
-        : node_(node), source_(std::move(source)), prefix_(fmt::format("results[{}]", index)) {
+    /// `within` names an object inside the result: "llm" reads results[i].llm's keys.
+    ResultReader(const json& node, std::string source, std::size_t index, const std::string& within = "")
+        : node_(node), source_(std::move(source)),
+          prefix_(fmt::format("results[{}]{}", index, within.empty() ? "" : "." + within)) {
         if (!node_.is_object()) throw error("", "expected an object");
     }
 
@@ -110,6 +112,12 @@ BenchResult read_result(const json& node, const std::string& source, std::size_t
     r.context = in.count_or_zero("context");
     r.tokens_per_second = in.optional_number("tokens_per_second");
     r.prefill_tokens_per_second = in.optional_number("prefill_tokens_per_second");
+    if (const auto it = node.find("llm"); it != node.end()) {
+        const ResultReader shape(*it, source, index, "llm");
+        r.llm = LlmShape{shape.positive_integer("layers"), shape.positive_integer("d_model"),
+                         shape.positive_integer("heads"),  shape.positive_integer("kv_heads"),
+                         shape.positive_integer("ffn"),    shape.positive_integer("vocab")};
+    }
     for (const auto& [key, value] : {std::pair{"tokens_per_second", r.tokens_per_second},
                                      std::pair{"prefill_tokens_per_second", r.prefill_tokens_per_second}})
         if (value && *value <= 0) throw in.error(key, "must be > 0, got 0");
@@ -166,6 +174,9 @@ std::string to_json(const CalibrationProfile& profile) {
         llm["context"] = r.context;
         llm["tokens_per_second"] = r.tokens_per_second ? json(*r.tokens_per_second) : json(nullptr);
         llm["prefill_tokens_per_second"] = r.prefill_tokens_per_second ? json(*r.prefill_tokens_per_second) : json(nullptr);
+        if (r.llm)
+            llm["llm"] = {{"layers", r.llm->layers}, {"d_model", r.llm->d_model}, {"heads", r.llm->heads},
+                          {"kv_heads", r.llm->kv_heads}, {"ffn", r.llm->ffn},       {"vocab", r.llm->vocab}};
     }
     return json{{"date", profile.date}, {"software", software}, {"results", results}}.dump(2) + "\n";
 }

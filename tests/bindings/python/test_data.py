@@ -19,6 +19,7 @@ import payback
         ("parts", ["kind", "name", "price_usd", "load_watts"]),
         ("rates", ["region", "price_per_kwh", "year"]),
         ("rental", ["market", "gpu", "host_price_per_hour", "occupancy"]),
+        ("api-prices", ["api", "provider", "model", "input", "output", "cached_input", "context", "as_of"]),
     ],
 )
 def test_catalogs_are_frames_with_their_provenance(what, columns):
@@ -34,6 +35,17 @@ def test_the_gpu_catalog_has_the_rtx_3090_as_in_its_file():
     text = (ROOT / "pricing" / "gpus.csv").read_text()
     line = next(line for line in text.splitlines() if line.startswith("RTX 3090,"))
     assert f"{row['memory_gb']:g}" in line.split(",")
+
+
+def test_the_api_price_catalog_has_together_llama_as_in_its_file():
+    apis = payback.catalog("api-prices").set_index("api")
+    text = (ROOT / "pricing" / "api-prices.csv").read_text()
+    assert len(apis) == len(text.splitlines()) - 1
+    # together,llama-3.1-8b,0.18,0.18,,131072,2026-12-01 and deepseek,deepseek-chat,0.28,0.42,0.028
+    together = apis.loc["together:llama-3.1-8b"]
+    assert (together["input"], together["output"], together["context"]) == (0.18, 0.18, 131072)
+    assert together["cached_input"] is None or together["cached_input"] != together["cached_input"]  # None or NaN
+    assert apis.loc["deepseek:deepseek-chat", "cached_input"] == 0.028
 
 
 def copy_of_the_catalogs(directory, file, old, new):

@@ -82,3 +82,26 @@ TEST_CASE("a scenario parsed from text has no file to cite", "[report]") {
     const auto list = assumptions(parse_scenario(test::hand_scenario(), "inline"), {});
     CHECK(find(list, "rig.parts[1].price").source == "scenario");
 }
+
+TEST_CASE("token rates the scenario does not give are listed after their option's name with their origin",
+          "[report][tokens]") {
+    // llm-4090-vs-api gives the rig's rates (written back, cited by line) and leaves the L4's to the predictor.
+    const std::string path = std::string(PAYBACK_SOURCE_DIR) + "/scenarios/llm-4090-vs-api.toml";
+    const Scenario s = load_scenario(path);
+    const auto list = assumptions(s, {});
+    const TokenRates& l4 = *s.clouds.front().tokens_per_second;
+    REQUIRE(l4.predicted);
+    const Assumption& decode = find(list, "cloud[0].tokens_per_second.decode");
+    CHECK(std::stod(decode.value) == l4.decode);  // fmt's shortest form reads back exactly
+    CHECK(decode.source == l4.origin);
+    CHECK_THAT(decode.source, Catch::StartsWith("predicted for L4 from its specs (roofline), expected error"));
+    CHECK(std::stod(find(list, "cloud[0].tokens_per_second.prefill").value) == l4.prefill);
+    // Right after cloud[0].name, the prefill rate first.
+    const auto name = std::find_if(list.begin(), list.end(), [](const Assumption& a) { return a.key == "cloud[0].name"; });
+    REQUIRE(name + 2 < list.end());
+    CHECK((name + 1)->key == "cloud[0].tokens_per_second.prefill");
+    CHECK((name + 2)->key == "cloud[0].tokens_per_second.decode");
+    // The rig's, given by hand, come from the file's line once.
+    CHECK_THAT(find(list, "rig.tokens_per_second.decode").source, Catch::StartsWith(path + ":"));
+    CHECK(std::count_if(list.begin(), list.end(), [](const Assumption& a) { return a.key == "rig.tokens_per_second.decode"; }) == 1);
+}

@@ -12,6 +12,7 @@
 #include "payback/workload/predictor.hpp"
 #include "support/input_errors.hpp"
 #include "support/scenario_text.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace payback;
 using payback::test::check_error;
@@ -252,4 +253,75 @@ TEST_CASE("two RTX 3090s split a 70B model by layers: one card's time on the who
           Approx(1 / (1 / one_card("prefill").per_second + prefill_link)).epsilon(1e-12));
     CHECK_THAT(s.rig.tokens_per_second->origin,
                Catch::StartsWith("predicted for 2 x RTX 3090 split by layers from their specs (roofline, + 0.01"));
+}
+
+namespace {
+
+const std::string llm_profile = PAYBACK_SOURCE_DIR "/tests/fixtures/profiles/llm-decode-cpu.json";
+
+// The token scenario with the rig's rates left to workload.tokens.profile = "profile.json" (in `dir`,
+// a copy of `profile_text`), 1 M input and 0.2 M output tokens a month.
+std::string profiled_scenario() {
+    std::string text = test::token_scenario();
+    text = replaced(text, "tokens_per_second = { prefill = 2000, decode = 100 }\n", "");
+    text = replaced(text, "input_tokens_per_month = 36e6, output_tokens_per_month = 7.2e6",
+                    "input_tokens_per_month = 1e6, output_tokens_per_month = 2e5, profile = \"profile.json\"");
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("workload.tokens.profile gives the rig the measured rates scaled to the served model",
+          "[tokens][parse][profile]") {
+    test::TempDir dir;
+    dir.write("profile.json", payback::detail::read_text_file(llm_profile, "fixture"));
+    const std::string path = (dir.path() / "s.toml").string();
+    const Scenario s = parse_scenario(profiled_scenario(), path);
+    REQUIRE(s.rig.tokens_per_second);
+    // tests/lib/workload/measured_serving_test.cpp works these by hand: Llama 3.1 8B at Q4_0, context
+    // 4,096, one sequence: 13.774848 GB/s ÷ 5,053,892,864 B = 2.72559 decode and 419.168256 GFLOP/s ÷
+    // 17,134,264,320 FLOPs = 24.4637 prefill tokens a second.
+    CHECK(s.rig.tokens_per_second->decode == Approx(2.72559).epsilon(1e-5));
+    CHECK(s.rig.tokens_per_second->prefill == Approx(24.4637).epsilon(1e-5));
+    CHECK_THAT(s.rig.tokens_per_second->origin,
+               Catch::StartsWith("measured on Test CPU (profile " + (dir.path() / "profile.json").string()));
+    // 1e6 / 24.4637 / 3600 = 11.3547 h reading and 2e5 / 2.72559 / 3600 = 20.3829 h writing.
+    CHECK(s.serving_hours_per_month == Approx(11.3547 + 20.3829).epsilon(1e-5));
+    // Written back with the profile and without the rates it gives, so that they are derived anew.
+    const std::string written = to_toml(s);
+    CHECK_THAT(written, Catch::Contains("profile = 'profile.json'"));
+    CHECK_THAT(written, !Catch::Contains("decode = 2.7"));
+    dir.write("again.toml", written);
+    CHECK(parse_scenario(written, (dir.path() / "again.toml").string()).rig.tokens_per_second->decode ==
+          s.rig.tokens_per_second->decode);
+}
+
+TEST_CASE("a profile that cannot give the rig's rates is one line naming the scenario, the profile and the key",
+          "[tokens][parse][profile][errors]") {
+    test::TempDir dir;
+    const std::string path = (dir.path() / "s.toml").string();
+    const std::string text = profiled_scenario();
+    const int line = line_of(text, tokens_line);
+    const std::string profile = (dir.path() / "profile.json").string();
+    const auto error_with = [&](const std::string& profile_text) {
+        dir.write("profile.json", profile_text);
+        return input_error([&] { parse_scenario(text, path); });
+    };
+    // No file.
+    const InputError missing = input_error([&] { parse_scenario(text, path); });
+    check_error(missing, path, line, "workload.tokens.profile", profile);
+    // A training profile.
+    const std::string fixture = payback::detail::read_text_file(llm_profile, "fixture");
+    const std::string training = R"({"results": [{"device": "cpu", "device_name": "Test CPU", "workload": "mlp",
+        "batch": 64, "threads": 2, "samples_per_second": 900}]})";
+    check_error(error_with(training), path, line, "workload.tokens.profile",
+                profile + ": results: holds no llm-decode result (it measured mlp)");
+    // An llm-decode run without its decode rate.
+    check_error(error_with(replaced(fixture, "\"tokens_per_second\": 200,", "")), path, line, "workload.tokens.profile",
+                profile + ": results[1].tokens_per_second: missing");
+    // Rates by hand beside a profile: which one is meant?
+    dir.write("profile.json", fixture);
+    const std::string both = replaced(text, "psu_efficiency = 0.8", "psu_efficiency = 0.8\ntokens_per_second = { prefill = 2000, decode = 100 }");
+    check_error(input_error([&] { parse_scenario(both, path); }), path, line_of(both, tokens_line),
+                "workload.tokens.profile", "given by hand too");
 }

@@ -19,7 +19,8 @@ struct Assumption {
 /// The scenario's values with every default filled in (as `payback check` prints them), in the
 /// schema's order, each with its source; `overrides` are the --set assignments it was loaded with.
 /// Values looked up from a region (an electricity price, a grid's or a cloud region's intensity)
-/// follow the key that named the region. The scenario file is read again for its line numbers;
+/// follow the key that named the region; token rates derived rather than given (predicted, or scaled
+/// from a measured profile) follow the name of the option that serves at them. The scenario file is read again for its line numbers;
 /// when it cannot be read (a scenario parsed from text), a value not from elsewhere is "scenario".
 std::vector<Assumption> assumptions(const Scenario& scenario, const std::vector<Override>& overrides);
 

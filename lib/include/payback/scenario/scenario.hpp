@@ -131,6 +131,9 @@ struct TokenWorkload {
     TokenVolume volume;
     int concurrency = 1;
     int context = 4096;
+    /// A `payback bench --workload llm-decode` profile of the rig's device, as written (relative to the
+    /// scenario); empty: the rig's rates are given or predicted.
+    std::string profile;
 };
 
 struct Scenario {

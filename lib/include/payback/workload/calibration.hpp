@@ -15,6 +15,17 @@
 
 namespace payback {
 
+/// The Llama-style model llm-decode ran (lib/bench's LlmConfig), so that a measurement of it can be
+/// scaled to another model (workload/measured_serving.hpp).
+struct LlmShape {
+    int layers = 0;
+    int d_model = 0;
+    int heads = 0;
+    int kv_heads = 0;
+    int ffn = 0;
+    int vocab = 0;
+};
+
 /// One measured (device, workload, batch): what `payback bench` writes in `results`.
 struct BenchResult {
     std::string device;        ///< "cpu" or "cuda"
@@ -36,6 +47,7 @@ struct BenchResult {
     int context = 0;    ///< the cached positions each decoded token attends to
     std::optional<double> tokens_per_second;          ///< decode, all sequences together (= samples_per_second)
     std::optional<double> prefill_tokens_per_second;  ///< a prompt of `context` tokens processed at once
+    std::optional<LlmShape> llm;  ///< the model's shape; none in a profile written before it was recorded
 };
 
 struct CalibrationProfile {
