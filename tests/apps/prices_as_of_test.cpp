@@ -149,3 +149,15 @@ TEST_CASE("every JSON answer says how old its prices are; text warns when they a
                   .at("stale") == false);
     }
 }
+
+TEST_CASE("an observed resale's used-GPU sales count toward prices_as_of", "[cli][prices]") {
+    const auto shipped = [](const std::string& args) {
+        return json_of(run_program(PAYBACK_BINARY, args, "unset PAYBACK_PRICING_DIR && export PAYBACK_TODAY=2026-12-01"));
+    };
+    // lab-3090-2021 types its cloud and electricity prices in; its resale reads the RTX 3090's eBay
+    // sales from October 2021 (month 1 starts 2021-10-01, before the first sale of 2021-10-15).
+    CHECK(shipped("compare --json scenarios/lab-3090-2021.toml").at("prices_as_of") == "2021-10-15");
+    // Started in June 2023: 2023-06-01 lies between the sales of 2023-05-15 and 2023-06-15, the oldest read.
+    CHECK(shipped("compare --json scenarios/lab-3090-2021.toml --set scenario.start=\\\"2023-06\\\"")
+              .at("prices_as_of") == "2023-05-15");
+}
