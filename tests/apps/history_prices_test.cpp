@@ -78,7 +78,7 @@ double cloud_total(const nlohmann::json& compare) {
 
 }  // namespace
 
-TEST_CASE("--db: the history's price in effect on --as-of, on both sides of its change", "[cli][history][prices]") {
+TEST_CASE("a history named by --db: its price in effect on --as-of, on both sides of its change", "[cli][history][prices]") {
     const HistoryFixture f;
     // Before 2026-12-15 the snapshot's $3.06: 12 months x 100 h x $3.06 = $3,672.
     const auto before = json_of(f.run("compare --json " + f.rig + " --db " + f.db + " --as-of 2026-12-14"));
