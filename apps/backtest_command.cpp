@@ -88,13 +88,16 @@ void add_backtest_command(CLI::App& app) {
         ->required();
     command->add_option("--until", args->until,
                         "The last day observed (YYYY-MM-DD; default today): later prices are the last known");
+    command->add_option("--db", args->scenario.db,
+                        "Read prices from this price history (SQLite) before the catalogs, for the decision and "
+                        "the observed cloud prices (default: $PAYBACK_DB, else the default history when it exists)");
     add_output_options(*command, args->output, {Format::table, Format::json});
     add_example(*command, {"payback backtest scenarios/lab-3090-2021.toml --decided 2021-10-15 --until 2023-10-15"});
     command->callback([args] {
         args->scenario.as_of = checked_date("--decided", args->decided);
         const std::string until = args->until.empty() ? today() : checked_date("--until", args->until);
         const Scenario known = load(args->scenario);
-        const BacktestResult r = backtest(known, Catalog::shipped(), args->decided, until);
+        const BacktestResult r = backtest(known, known.prices.catalogs(), args->decided, until);
         if (args->output.format == Format::json)
             emit(args->output, to_json(r).dump(2) + "\n");
         else

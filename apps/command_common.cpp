@@ -15,9 +15,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "catalog_history_command.hpp"
 #include "payback/base/data_directory.hpp"
 #include "payback/base/error.hpp"
 #include "payback/base/format.hpp"
+#include "payback/market/catalog.hpp"
 #include "terminal.hpp"
 
 namespace payback::cli {
@@ -29,8 +31,12 @@ void add_scenario_args(CLI::App& command, ScenarioArgs& args, bool optional) {
                        "Override a scenario value, e.g. --set electricity.price_per_kwh=0.3 "
                        "or --set rig.parts[0].price=1400 (repeatable)");
     command.add_option("--as-of", args.as_of,
-                       "Use the catalog prices in effect on this date (YYYY-MM-DD): each item's row with the "
-                       "latest as_of on or before it");
+                       "Use the prices in effect on this date (YYYY-MM-DD): each item's row with the latest "
+                       "as_of on or before it, the price history's (--db) before the catalogs'");
+    command.add_option("--db", args.db,
+                       "Read prices from this price history (SQLite, as catalog import writes it) before the "
+                       "catalogs; without --db, $PAYBACK_DB's history is read when set, and with --as-of the "
+                       "default one (~/.local/share/payback/prices.sqlite) when it exists");
     command.add_option("--max-age", args.max_age_days,
                        "Prices older than this many days are stale: the JSON says \"stale\": true and text "
                        "output warns (default 90; today is $PAYBACK_TODAY when set)")
@@ -48,17 +54,47 @@ std::vector<Override> parsed_overrides(const ScenarioArgs& args) {
     return out;
 }
 
-Scenario load(const ScenarioArgs& args) {
-    std::optional<std::string> prices_at;
+namespace {
+
+// The history to read: --db (which must exist), else $PAYBACK_DB or, with --as-of, the default path,
+// when there is a file there. A stray default history never changes an answer that asks for no date.
+std::optional<std::filesystem::path> history_to_read(const ScenarioArgs& args) {
+    std::error_code unreadable;
+    if (!args.db.empty()) {
+        if (!std::filesystem::is_regular_file(args.db, unreadable))
+            throw InputError(args.db, 0, "--db",
+                             "no price history here; payback catalog import --db " + args.db + " makes one");
+        return std::filesystem::path(args.db);
+    }
+    const char* from_environment = std::getenv("PAYBACK_DB");
+    if ((from_environment == nullptr || *from_environment == '\0') && args.as_of.empty()) return std::nullopt;
+    const std::filesystem::path path = price_history_path("");
+    if (!std::filesystem::is_regular_file(path, unreadable)) return std::nullopt;
+    return path;
+}
+
+}  // namespace
+
+PriceChoice price_choice(const ScenarioArgs& args) {
+    PriceChoice choice;
     if (!args.as_of.empty()) {
         try {
             days_between(args.as_of, args.as_of);  // a real date YYYY-MM-DD
         } catch (const std::invalid_argument& e) {
             throw InputError("--as-of", 0, "", e.what());
         }
-        prices_at = args.as_of;
+        choice.at = args.as_of;
     }
-    return load_scenario(args.path.empty() ? default_scenario_path() : args.path, parsed_overrides(args), prices_at);
+    if (const auto path = history_to_read(args)) {
+        const PriceHistory history = open_price_history(path->string());
+        choice.catalog = std::make_shared<const Catalog>(Catalog::shipped().with_history(history.find({}), path->string()));
+    }
+    return choice;
+}
+
+Scenario load(const ScenarioArgs& args) {
+    return load_scenario(args.path.empty() ? default_scenario_path() : args.path, parsed_overrides(args),
+                         price_choice(args));
 }
 
 PriceAge price_age_of(const Scenario& scenario, const ScenarioArgs& args) {

@@ -19,10 +19,11 @@ struct ScenarioArgs {
     std::string path;
     std::vector<std::string> assignments;  ///< raw "key=value" from --set
     std::string as_of;                     ///< --as-of YYYY-MM-DD: the catalog prices in effect then
+    std::string db;                        ///< --db FILE: the price history to read prices from too
     int max_age_days = 90;                 ///< --max-age: older prices are stale
 };
 
-/// Adds `[SCENARIO]` (optional when `optional` is true), `--set`, `--as-of` and `--max-age` to a subcommand.
+/// Adds `[SCENARIO]` (optional when `optional` is true), `--set`, `--as-of`, `--db` and `--max-age` to a subcommand.
 void add_scenario_args(CLI::App& command, ScenarioArgs& args, bool optional);
 
 /// The default scenario: $PAYBACK_DEFAULT_SCENARIO, else venus-2019.toml of the shipped scenarios.
@@ -31,8 +32,14 @@ std::string default_scenario_path();
 /// The --set assignments of `args`, parsed. Throws InputError.
 std::vector<Override> parsed_overrides(const ScenarioArgs& args);
 
-/// Loads the scenario named by `args` (or the default) with its overrides, its catalog prices as of
-/// --as-of. Throws InputError.
+/// Where the scenario's catalog prices come from (docs/markets.md, "The price history in the scenario
+/// commands"): a price history's prices before the catalogs' when --db names one (it must exist), or
+/// when $PAYBACK_DB is set or --as-of is given and the history there exists; else the catalogs alone.
+/// As of --as-of. Throws InputError.
+PriceChoice price_choice(const ScenarioArgs& args);
+
+/// Loads the scenario named by `args` (or the default) with its overrides and price_choice(args).
+/// Throws InputError.
 Scenario load(const ScenarioArgs& args);
 
 /// How old the catalog prices `scenario` used are, on today() (docs/markets.md, "How old prices are").

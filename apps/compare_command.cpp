@@ -283,7 +283,7 @@ Scenario with_matching_instances(const ScenarioArgs& args, const Scenario& scena
         std::vector<Override> overrides;
         for (const auto& a : args.assignments) overrides.push_back(parse_override(a));
         overrides.push_back({"cloud", fmt::format("[{}]", fmt::join(tables, ", "))});
-        return load_scenario(args.path.empty() ? default_scenario_path() : args.path, overrides);
+        return load_scenario(args.path.empty() ? default_scenario_path() : args.path, overrides, scenario.prices);
     };
     Scenario all = options(usable);
     // Rank by what an hour of the owner's work costs on each.

@@ -136,7 +136,7 @@ std::optional<HostIncomeQuantiles> host_income(const Scenario& scenario, const s
 
 void run(const MonteCarloArgs& args) {
     const Scenario loaded = load(args.scenario);
-    const std::optional<RentalMarket> market = rental_market_row(loaded, Catalog::shipped());
+    const std::optional<RentalMarket> market = rental_market_row(loaded, loaded.prices.catalogs());
     const Scenario scenario = with_host_price_drawn(loaded, market);
     MonteCarloOptions options;
     options.samples = args.samples;

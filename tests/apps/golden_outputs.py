@@ -23,6 +23,7 @@ def outputs(payback, source, scenario):
     """(file name, bytes) of each command's output for one scenario. The outputs name the scenario's
     file, so every command runs in the source directory with the path scenarios/NAME.toml."""
     env = dict(os.environ, PAYBACK_ISA="baseline", NO_COLOR="1", PAYBACK_TODAY="2026-12-01")
+    env.pop("PAYBACK_DB", None)  # a price history named there would put its prices in the answers
     name = scenario.stem
     scenario = scenario.relative_to(source)
 

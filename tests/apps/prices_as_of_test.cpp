@@ -149,3 +149,33 @@ TEST_CASE("every JSON answer says how old its prices are; text warns when they a
                   .at("stale") == false);
     }
 }
+
+TEST_CASE("as of a date: a region's electricity price in effect then", "[cli][prices]") {
+    const TempDir dir;
+    write_catalog_and_scenario(dir);
+    const std::string text = read_file(dir.path() / "rig.toml");
+    write_file(dir.path() / "rig.toml", replaced(text, "price_per_kwh = 0.2", "region = \"US\""));
+    // The shipped US rows: $0.16 a kWh for 2023 (as of 2023-12-31), $0.1545 for 2024 (as of 2024-01-31).
+    const auto before = json_of(run_with(dir, "compare --json " + rig(dir) + " --as-of 2024-01-30"));
+    const auto after = json_of(run_with(dir, "compare --json " + rig(dir) + " --as-of 2024-01-31"));
+    CHECK(before.at("prices_as_of") == "2023-12-31");  // older than the instance's 2024-01-01
+    CHECK(after.at("prices_as_of") == "2024-01-01");
+    const auto& rig_before = before.at("options").at(0);
+    const auto& rig_after = after.at("options").at(0);
+    // 300 W for 100 h a month is 30 kWh; over 12 months $0.16 - $0.1545 a kWh is 12 x 30 x 0.0055 = $1.98.
+    CHECK(rig_before.at("energy_kwh_per_month").get<double>() == Approx(30.0));
+    CHECK(rig_before.at("total_cost").get<double>() - rig_after.at("total_cost").get<double>() ==
+          Approx(12 * 30 * (0.16 - 0.1545)));
+}
+
+TEST_CASE("an observed resale's used-GPU sales count toward prices_as_of", "[cli][prices]") {
+    const auto shipped = [](const std::string& args) {
+        return json_of(run_program(PAYBACK_BINARY, args, "unset PAYBACK_PRICING_DIR && export PAYBACK_TODAY=2026-12-01"));
+    };
+    // lab-3090-2021 types its cloud and electricity prices in; its resale reads the RTX 3090's eBay
+    // sales from October 2021 (month 1 starts 2021-10-01, before the first sale of 2021-10-15).
+    CHECK(shipped("compare --json scenarios/lab-3090-2021.toml").at("prices_as_of") == "2021-10-15");
+    // Started in June 2023: 2023-06-01 lies between the sales of 2023-05-15 and 2023-06-15, the oldest read.
+    CHECK(shipped("compare --json scenarios/lab-3090-2021.toml --set scenario.start=\\\"2023-06\\\"")
+              .at("prices_as_of") == "2023-05-15");
+}

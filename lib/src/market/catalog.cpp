@@ -169,6 +169,7 @@ const Item& dated_row(const std::vector<const Item*>& rows, const std::optional<
 
 std::string RowOrigin::describe() const {
     const std::string name = std::filesystem::path(file).filename().string();
+    if (line == 0) return fmt::format("{} (price history), as of {}", name, as_of);
     return fmt::format("pricing/{}:{}, as of {}", name, line, as_of);
 }
 
@@ -330,7 +331,7 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
             a.origin = row.origin_dated_by_month();
             return a;
         },
-        [](const ApiPriceRow& a) { return a.key(); });
+        [](const ApiPriceRow& a) { return a.key() + " as of " + a.origin.as_of; });
     const auto path_of = [&](const std::string& name) { return (dir / name).string(); };
     c.grid_carbon_ = GridCarbonTable::parse(text_of("grid-carbon.csv"), path_of("grid-carbon.csv"));
     c.cloud_regions_ = CloudRegionTable::parse(text_of("cloud-regions.csv"), path_of("cloud-regions.csv"));
@@ -347,12 +348,14 @@ const Catalog& Catalog::shipped() {
     return catalog;
 }
 
-const ApiPriceRow& Catalog::api_price(const std::string& provider_and_model) const {
+const ApiPriceRow& Catalog::api_price(const std::string& provider_and_model, const std::optional<std::string>& at) const {
+    std::vector<const ApiPriceRow*> rows;
     std::vector<std::string> keys;
     for (const ApiPriceRow& row : api_prices_) {
-        if (row.key() == provider_and_model) return row;
+        if (row.key() == provider_and_model) rows.push_back(&row);
         keys.push_back(row.key());
     }
+    if (!rows.empty()) return dated_row(rows, at, "api", provider_and_model);
     const std::string hint = detail::closest_match(provider_and_model, keys);
     throw InputError("pricing", 0, "api",
                      fmt::format("no API row \"{}\" in pricing/api-prices.csv{}", provider_and_model,
@@ -392,10 +395,15 @@ const CloudInstance& Catalog::instance(const std::string& provider_and_instance,
     not_found("instance", provider_and_instance, instances_, [](const CloudInstance& i) { return i.key(); });
 }
 
-const ElectricityRate& Catalog::rate(const std::string& region) const {
+const ElectricityRate& Catalog::rate(const std::string& region, const std::optional<std::string>& at) const {
+    std::vector<const ElectricityRate*> rows;
     const ElectricityRate* latest = nullptr;
-    for (const auto& r : rates_)
-        if (r.region == region && (!latest || r.year > latest->year)) latest = &r;
+    for (const auto& r : rates_) {
+        if (r.region != region) continue;
+        rows.push_back(&r);
+        if (!latest || r.year > latest->year) latest = &r;
+    }
+    if (at && !rows.empty()) return dated_row(rows, at, "region", region);
     if (latest) return *latest;
     not_found("region", region, rates_, [](const ElectricityRate& r) { return r.region; });
 }

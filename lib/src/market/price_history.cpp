@@ -13,6 +13,7 @@
 #include "base/csv_reader.hpp"
 #include "market/price_history_schema.hpp"
 #include "payback/base/error.hpp"
+#include "payback/market/price_dates.hpp"
 
 namespace payback {
 
@@ -358,13 +359,12 @@ std::vector<DatedPrice> PriceHistory::series(const PriceKey& key) const {
 }
 
 std::optional<DatedPrice> PriceHistory::at(const PriceKey& key, const std::string& date) const {
-    Statement s(*connection_,
-                std::string("SELECT ") + point_columns + "WHERE " + key_match + "AND p.as_of <= ?6 ORDER BY p.as_of DESC LIMIT 1",
-                "reading a price");
-    bind_key(s, key);
-    s.bind(6, date);
-    if (!s.step()) return std::nullopt;
-    return point_of(s);
+    std::vector<DatedPrice> points = series(key);
+    std::vector<std::string> dates;
+    for (const DatedPrice& p : points) dates.push_back(p.as_of);
+    const auto index = row_in_effect(dates, date);  // the catalogs' rule, so both answer alike
+    if (!index) return std::nullopt;
+    return std::move(points[*index]);
 }
 
 std::vector<DatedPrice> PriceHistory::find(const PriceQuery& query) const {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -100,7 +101,7 @@ std::vector<PriceSchedule> read_schedules(const detail::CsvTable& table) {
             throw table.error(
                 row, "date",
                 fmt::format("\"{}\" already has a price for {} on line {}", name, date_text, first->second));
-        seen->second.points.push_back({*when, price});
+        seen->second.points.push_back({*when, price, date_text});
     }
 
     std::vector<PriceSchedule> schedules;
@@ -164,6 +165,28 @@ double price_at(const PriceSchedule& schedule, double when) {
     const auto lower = upper - 1;
     const double share = (when - lower->when) / (upper->when - lower->when);
     return lower->price + share * (upper->price - lower->price);
+}
+
+std::vector<std::string> dates_read(const PriceSchedule& schedule, const std::vector<double>& whens) {
+    const auto& points = schedule.points;
+    std::set<std::size_t> read;  // indices: the points are in date order
+    for (const double when : whens) {
+        if (points.empty()) break;
+        if (when <= points.front().when) {
+            read.insert(0);
+        } else if (when >= points.back().when) {
+            read.insert(points.size() - 1);
+        } else {  // as price_at: the pair around `when`, the later one only when it weighs
+            const auto upper = std::upper_bound(points.begin(), points.end(), when,
+                                                [](double t, const PricePoint& p) { return t < p.when; });
+            const auto index = static_cast<std::size_t>(upper - points.begin());
+            read.insert(index - 1);
+            if (when > points[index - 1].when) read.insert(index);
+        }
+    }
+    std::vector<std::string> dates;
+    for (const std::size_t i : read) dates.push_back(points[i].date);
+    return dates;
 }
 
 }  // namespace payback

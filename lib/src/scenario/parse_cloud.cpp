@@ -65,7 +65,7 @@ void fill_from_catalog(const TomlReader& in, const ReadContext& context, const G
         throw in.error("instance", "expected PROVIDER:INSTANCE such as \"aws:p3.2xlarge\", got \"" + cloud.instance + "\"");
     const std::string region =
         in.contains("region") && in.string("region").find(':') == std::string::npos ? in.string("region") : "";
-    const Catalog& catalog = Catalog::shipped();
+    const Catalog& catalog = context.catalog();
     const CloudInstance* row = nullptr;
     try {
         row = &catalog.instance(cloud.instance, region, context.prices_at);

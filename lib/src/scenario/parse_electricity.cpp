@@ -90,7 +90,7 @@ void read_electricity(const TomlReader& in, const ReadContext& context, Scenario
         // The latest average price of a region in pricing/electricity-prices.csv.
         s.electricity_region = in.string("region");
         try {
-            const ElectricityRate& rate = Catalog::shipped().rate(s.electricity_region);
+            const ElectricityRate& rate = context.catalog().rate(s.electricity_region, context.prices_at);
             if (rate.currency != s.currency)
                 throw InputError("pricing", 0, "region", fmt::format("{} is priced in {}, the scenario is in {}",
                                                                      rate.region, rate.currency, s.currency));

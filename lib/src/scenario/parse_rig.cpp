@@ -5,8 +5,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "payback/base/calendar.hpp"
 #include "payback/base/data_directory.hpp"
 #include "payback/market/catalog.hpp"
+#include "payback/market/price_schedule.hpp"
 #include "payback/scenario/rig_energy.hpp"
 #include "scenario/scenario_readers.hpp"
 
@@ -112,8 +114,9 @@ void read_observed(const TomlReader& resale, const ReadContext& context, Part& p
     const std::string path = file.is_absolute() ? file.string() : (context.scenario_dir / file).lexically_normal().string();
     // The catalog's own file was read once with the others; any other file is the scenario's own.
     std::optional<UsedPriceTable> own_file;
-    const UsedPriceTable& table = is_catalog_used_prices(path) ? Catalog::shipped().used_prices()
-                                                               : own_file.emplace(UsedPriceTable::load(path));
+    const bool from_catalog = is_catalog_used_prices(path);
+    const UsedPriceTable& table = from_catalog ? Catalog::shipped().used_prices()
+                                               : own_file.emplace(UsedPriceTable::load(path));
     PriceSchedule schedule;
     try {
         schedule = table.schedule(item);
@@ -123,6 +126,12 @@ void read_observed(const TomlReader& resale, const ReadContext& context, Part& p
     if (schedule.currency != context.currency)
         throw resale.error("item", fmt::format("{} prices \"{}\" in {}, the scenario is in {}", path, item,
                                                schedule.currency, context.currency));
+    if (from_catalog) {  // the observations resale reads at the month boundaries (model_inputs.cpp)
+        const double start = *parse_calendar_date(*context.start);
+        std::vector<double> boundaries;
+        for (int k = 0; k <= context.horizon_months; ++k) boundaries.push_back(start + k);
+        for (const std::string& date : dates_read(schedule, boundaries)) context.used_price_of(date);
+    }
     part.observed_prices = std::move(schedule);
 }
 

@@ -240,7 +240,7 @@ std::vector<CloudOption> read_apis(const TomlReader& root, const ReadContext& co
                                         "prices, not both");
             api.api_row = in.string("api");
             try {
-                row = &Catalog::shipped().api_price(api.api_row);
+                row = &context.catalog().api_price(api.api_row, context.prices_at);
             } catch (const InputError& e) {
                 throw in.error("api", e.message());
             }

@@ -49,7 +49,7 @@ std::optional<Rental> read_rental(const TomlReader& root, const detail::ReadCont
         for (const Part& part : rig.parts)
             if (!part.catalog_gpu.empty() && gpu.empty()) gpu = part.catalog_gpu;
         try {
-            row = &Catalog::shipped().rental_market(r.market, gpu, context.prices_at);
+            row = &context.catalog().rental_market(r.market, gpu, context.prices_at);
         } catch (const InputError& e) {
             throw in->error("market", gpu.empty() ? "the rig's GPU must come from the catalog (gpu = \"...\") to look "
                                                     "up its market price" : e.message());
@@ -171,7 +171,7 @@ std::string stem_of(const std::string& path) {
 }
 
 Scenario read_scenario(const toml::table& root_table, const std::string& source,
-                       const std::optional<std::string>& prices_at) {
+                       const PriceChoice& prices) {
     // Money's plausible limits scale with the currency (scenario/keys.hpp): look at it first.
     const auto* currency = root_table.at_path("scenario.currency").as_string();
     const double money_scale = currency && !major_currency(currency->get()) ? minor_currency_scale : 1.0;
@@ -218,9 +218,9 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source,
         if (workload->contains("job_hours")) s.job_hours = workload->number("job_hours");
     }
 
-    s.prices_at = prices_at;
+    s.prices = prices;
     const detail::ReadContext context{std::filesystem::path(source).parent_path(), s.currency, s.start,
-                                      s.horizon_months, prices_at, &s.price_dates};
+                                      s.horizon_months, prices.at, &prices.catalogs(), &s.price_dates};
     s.rig = read_rig(*root.table("rig", true), context);
     RigScaling scaling = rig_scaling(s);
     if (workload && workload->contains("job")) {
@@ -269,8 +269,10 @@ Scenario read_scenario(const toml::table& root_table, const std::string& source,
 
 }  // namespace
 
+const Catalog& PriceChoice::catalogs() const { return catalog ? *catalog : Catalog::shipped(); }
+
 Scenario parse_scenario(const std::string& toml_text, const std::string& source,
-                        const std::vector<Override>& overrides, const std::optional<std::string>& prices_at) {
+                        const std::vector<Override>& overrides, const PriceChoice& prices) {
     toml::table root;
     try {
         root = toml::parse(toml_text, source);
@@ -282,12 +284,12 @@ Scenario parse_scenario(const std::string& toml_text, const std::string& source,
         throw InputError(source, 0, "", "the scenario is empty: it needs at least [rig] with its parts and "
                                         "[electricity] (see scenarios/ for examples)");
     for (const auto& o : overrides) detail::apply_override(root, o);
-    return read_scenario(root, source, prices_at);
+    return read_scenario(root, source, prices);
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides,
-                       const std::optional<std::string>& prices_at) {
-    return parse_scenario(detail::read_text_file(path, "scenario file"), path, overrides, prices_at);
+                       const PriceChoice& prices) {
+    return parse_scenario(detail::read_text_file(path, "scenario file"), path, overrides, prices);
 }
 
 const char* to_string(Perspective perspective) {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "payback/market/catalog.hpp"
 #include "payback/scenario/scenario.hpp"
 #include "payback/workload/rig_scaling.hpp"
 #include "scenario/toml_reader.hpp"
@@ -22,7 +23,10 @@ struct ReadContext {
     std::string currency;
     std::optional<std::string> start;
     int horizon_months = 36;
-    std::optional<std::string> prices_at;  ///< Scenario::prices_at
+    std::optional<std::string> prices_at;  ///< PriceChoice::at
+    /// PriceChoice::catalogs(): whose prices (instances, API prices, rental markets, electricity) the readers take.
+    const Catalog* prices_catalog = nullptr;
+    const Catalog& catalog() const { return *prices_catalog; }
     /// Where each reader adds the as_of of a catalog price row it used (Scenario::price_dates).
     std::vector<std::string>* price_dates = nullptr;
     void used_price_of(const std::string& as_of) const {

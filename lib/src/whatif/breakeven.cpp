@@ -26,10 +26,10 @@ namespace {
 class Objective {
 public:
     Objective(const Scenario& s, std::string key, std::size_t cloud)
-        : text_(to_toml(s)), source_(s.source), key_(std::move(key)), cloud_(cloud) {}
+        : text_(to_toml(s)), source_(s.source), prices_(s.prices), key_(std::move(key)), cloud_(cloud) {}
 
     double operator()(double value) const {
-        const Scenario s = parse_scenario(text_, source_, {{key_, fmt::format("{}", value)}});
+        const Scenario s = parse_scenario(text_, source_, {{key_, fmt::format("{}", value)}}, prices_);
         return evaluate(model_inputs(s)).versus.at(cloud_).npv_savings;
     }
 
@@ -56,6 +56,7 @@ public:
 private:
     std::string text_;
     std::string source_;
+    PriceChoice prices_;  // a re-read takes the same prices
     std::string key_;
     std::size_t cloud_;
 };

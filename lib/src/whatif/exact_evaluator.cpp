@@ -13,7 +13,7 @@ ModelInputs<double> exact_inputs(const SampleState& state, const double* row) {
     std::vector<Override> overrides;
     for (std::size_t k = 0; k < state.keys.size(); ++k)
         overrides.push_back({state.keys[k], fmt::format("{:.17g}", row[k])});
-    return model_inputs(parse_scenario(state.text, state.scenario.source, overrides));
+    return model_inputs(parse_scenario(state.text, state.scenario.source, overrides, state.scenario.prices));
 }
 
 void ExactEvaluator::evaluate(const double* rows, std::size_t begin, std::size_t end, SampleMetrics& out) const {

@@ -35,7 +35,7 @@ std::optional<RentalMarket> rental_market_row(const Scenario& scenario, const Ca
         return std::nullopt;
     for (const Part& part : scenario.rig.parts)  // the rig's first catalog GPU, as the scenario reader looks it up
         if (!part.catalog_gpu.empty())
-            return catalog.rental_market(scenario.rental->market, part.catalog_gpu, scenario.prices_at);
+            return catalog.rental_market(scenario.rental->market, part.catalog_gpu, scenario.prices.at);
     return std::nullopt;
 }
 

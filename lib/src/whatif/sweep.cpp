@@ -221,7 +221,7 @@ SamplePlan sweep_plan(const Scenario& s, const std::vector<SweepAxis>& axes) {
         plan.keys.push_back(axis.key);
         const double current = detail::numeric_key_value(s, axis.key, argument::sweep_axis);
         for (const double end : {axis.low, axis.high}) try {
-                (void)parse_scenario(text, s.source, {{axis.key, fmt::format("{:.17g}", end)}});
+                (void)parse_scenario(text, s.source, {{axis.key, fmt::format("{:.17g}", end)}}, s.prices);
             } catch (const InputError& e) {
                 throw InputError(argument::sweep_axis, 0, axis.key, fmt::format("{} is not allowed: {}", end, e.message()));
             }

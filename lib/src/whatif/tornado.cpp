@@ -30,7 +30,7 @@ using detail::trimmed;
 // SampleModel::evaluate_exactly). A tornado has few rows, two per input, so each is exact.
 class ExactSavings {
 public:
-    ExactSavings(const Scenario& s, std::size_t cloud) : text_(to_toml(s)), source_(s.source), cloud_(cloud) {}
+    ExactSavings(const Scenario& s, std::size_t cloud) : text_(to_toml(s)), source_(s.source), prices_(s.prices), cloud_(cloud) {}
 
     double base() const { return run({}); }
 
@@ -57,11 +57,12 @@ public:
 
 private:
     double run(const std::vector<Override>& overrides) const {
-        return evaluate(model_inputs(parse_scenario(text_, source_, overrides))).versus.at(cloud_).npv_savings;
+        return evaluate(model_inputs(parse_scenario(text_, source_, overrides, prices_))).versus.at(cloud_).npv_savings;
     }
 
     std::string text_;
     std::string source_;
+    PriceChoice prices_;  // a re-read takes the same prices
     std::size_t cloud_;
 };
 

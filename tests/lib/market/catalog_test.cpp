@@ -231,3 +231,27 @@ TEST_CASE("an item's dated rows: the newest by default, the one in effect at a d
     CHECK_THROWS_WITH(Catalog::load(twice.path().string()),
                       Catch::Contains("duplicate entry \"vast:RTX 4090 as of 2026-09-21\""));
 }
+
+TEST_CASE("API prices and electricity rates by date: the row in effect at --as-of, else the newest",
+          "[catalog][price_dates]") {
+    const test::TempDir dir;
+    // together's Llama 3.1 8B priced once more before the shipped row: $0.10 in, $0.12 out from 2025-01-01.
+    write_catalog(dir, "api-prices.csv", "\ntogether,llama-3.1-8b,",
+                  "\ntogether,llama-3.1-8b,0.10,0.12,,131072,2025-01-01,test\ntogether,llama-3.1-8b,");
+    const Catalog c = Catalog::load(dir.path().string());
+    const ApiPriceRow& shipped = c.api_price("together:llama-3.1-8b");
+    CHECK(shipped.input_per_million == 0.18);  // the newest: the shipped row
+    CHECK(c.api_price("together:llama-3.1-8b", "2025-01-01").input_per_million == 0.10);
+    CHECK(c.api_price("together:llama-3.1-8b", "2025-01-01").output_per_million == 0.12);
+    CHECK(c.api_price("together:llama-3.1-8b", shipped.origin.as_of).input_per_million == 0.18);
+    CHECK_THROWS_WITH(c.api_price("together:llama-3.1-8b", "2024-12-31"),
+                      Catch::Contains("no price for together:llama-3.1-8b in effect on 2024-12-31 (--as-of)"));
+    // The shipped US rows: $0.16 for 2023 (as of 2023-12-31), $0.1545 for 2024 (as of 2024-01-31).
+    const Catalog& catalog = Catalog::shipped();
+    CHECK(catalog.rate("US").price_per_kwh == 0.1545);
+    CHECK(catalog.rate("US", "2024-01-30").price_per_kwh == 0.16);
+    CHECK(catalog.rate("US", "2024-01-31").price_per_kwh == 0.1545);
+    CHECK_THROWS_WITH(catalog.rate("US", "2023-12-30"),
+                      Catch::Contains("no price for US in effect on 2023-12-30 (--as-of): the catalog's earliest is as "
+                                      "of 2023-12-31"));
+}

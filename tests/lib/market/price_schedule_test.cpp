@@ -43,7 +43,7 @@ InputError load_error(const std::string& path, const std::string& item) {
 }  // namespace
 
 TEST_CASE("price_at interpolates between points and holds the ends", "[prices]") {
-    const PriceSchedule s{"card", "USD", {{10.0, 100.0}, {12.0, 200.0}, {13.0, 50.0}}};
+    const PriceSchedule s{"card", "USD", {{10.0, 100.0, ""}, {12.0, 200.0, ""}, {13.0, 50.0, ""}}};
     // Midway between 10 and 12: (100 + 200) / 2 = 150. A quarter of the way from 12 to 13:
     // 200 + 0.25 x (50 - 200) = 162.5.
     CHECK(price_at(s, 11.0) == Approx(150.0).epsilon(1e-15));
@@ -53,7 +53,7 @@ TEST_CASE("price_at interpolates between points and holds the ends", "[prices]")
     CHECK(price_at(s, 9.0) == 100.0);  // before the first: held at the first
     CHECK(price_at(s, 13.0) == 50.0);
     CHECK(price_at(s, 400.0) == 50.0);  // after the last: held at the last
-    const PriceSchedule one{"card", "USD", {{10.0, 7.0}}};
+    const PriceSchedule one{"card", "USD", {{10.0, 7.0, ""}}};
     CHECK(price_at(one, 0.0) == 7.0);
     CHECK(price_at(one, 20.0) == 7.0);
     CHECK_THROWS_AS(price_at(PriceSchedule{"none", "USD", {}}, 10.0), std::invalid_argument);
@@ -92,6 +92,20 @@ TEST_CASE("the used-GPU price file: published values", "[prices][data]") {
     const PriceSchedule rtx3080_10 = load_price_schedule(used_gpu_prices, "RTX 3080 10GB");
     CHECK(price_at(rtx3080_10, calendar_month(2021, 12, 15)) == 1783.0);
     CHECK(price_at(rtx3080_10, calendar_month(2023, 10, 15)) == 401.0);
+}
+
+TEST_CASE("dates_read: the observations price_at reads, for prices_as_of", "[prices][data]") {
+    const PriceSchedule ti = load_price_schedule(used_gpu_prices, "RTX 2080 Ti");
+    CHECK(ti.points.front().date == "2021-10-15");
+    // Before the series: its first value alone; after it: its last alone.
+    CHECK(dates_read(ti, {calendar_month(2019, 6, 1)}) == std::vector<std::string>{"2021-10-15"});
+    CHECK(dates_read(ti, {calendar_month(2025, 1, 1)}) == std::vector<std::string>{"2023-10-15"});
+    // 2022-01-01 interpolates 2021-12-15 and 2022-01-15; on an observation's own day only it weighs.
+    CHECK(dates_read(ti, {calendar_month(2022, 1, 1)}) == std::vector<std::string>{"2021-12-15", "2022-01-15"});
+    CHECK(dates_read(ti, {calendar_month(2022, 1, 15)}) == std::vector<std::string>{"2022-01-15"});
+    // Several dates: each observation once, oldest first.
+    CHECK(dates_read(ti, {calendar_month(2023, 10, 15), calendar_month(2022, 1, 15), calendar_month(2022, 1, 15)}) ==
+          std::vector<std::string>{"2022-01-15", "2023-10-15"});
 }
 
 TEST_CASE("a small price file: rows sorted by date, empty units_sold allowed", "[prices]") {

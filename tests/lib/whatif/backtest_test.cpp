@@ -28,9 +28,9 @@ TEST_CASE("observed_mean_price averages the price in effect on each month's firs
 TEST_CASE("known_on keeps the observations on or before the date", "[backtest]") {
     const PriceSchedule series{"Card",
                                "USD",
-                               {{*parse_calendar_date("2021-10-15"), 2737},
-                                {*parse_calendar_date("2021-11-15"), 2936},
-                                {*parse_calendar_date("2023-10-15"), 704}}};
+                               {{*parse_calendar_date("2021-10-15"), 2737, "2021-10-15"},
+                                {*parse_calendar_date("2021-11-15"), 2936, "2021-11-15"},
+                                {*parse_calendar_date("2023-10-15"), 704, "2023-10-15"}}};
     const auto at_decision = known_on(series, "2021-10-15");
     REQUIRE(at_decision);
     REQUIRE(at_decision->points.size() == 1);

@@ -17,7 +17,10 @@
 
 namespace payback {
 
-/// Where a row came from: "pricing/gpus.csv:14, as of 2025-06-01".
+struct DatedPrice;  // price_history.hpp
+
+/// Where a row came from: "pricing/gpus.csv:14, as of 2025-06-01"; a price history's row (line 0):
+/// "prices.sqlite (price history), as of 2025-06-01".
 struct RowOrigin {
     std::string file;
     int line = 0;
@@ -153,12 +156,23 @@ public:
     /// on or before it; InputError naming the earliest date known when none is), else the newest.
     const CloudInstance& instance(const std::string& provider_and_instance, const std::string& region,
                                   const std::optional<std::string>& at = std::nullopt) const;
-    const ElectricityRate& rate(const std::string& region) const;  ///< the latest year
+    /// A region's electricity price: the row in effect `at` as instance() picks it, else the latest year's.
+    const ElectricityRate& rate(const std::string& region, const std::optional<std::string>& at = std::nullopt) const;
     /// As instance(): the row in effect `at`, else the newest.
     const RentalMarket& rental_market(const std::string& market, const std::string& gpu,
                                       const std::optional<std::string>& at = std::nullopt) const;
-    /// "provider:model"; InputError (key "api") with the closest names on a miss.
-    const ApiPriceRow& api_price(const std::string& provider_and_model) const;
+    /// "provider:model"; InputError (key "api") with the closest names on a miss. As instance(): the
+    /// row in effect `at`, else the newest.
+    const ApiPriceRow& api_price(const std::string& provider_and_model,
+                                 const std::optional<std::string>& at = std::nullopt) const;
+
+    /// These catalogs with the prices of a price history (PriceHistory::find) as rows of their own
+    /// before them, so that on a date both hold the history's price is the one in effect: each date
+    /// of an instance, API model or rental market in the history becomes a row with the prices in
+    /// effect on that date (row_in_effect over each price's own series) and the rest of its catalog
+    /// row (GPUs, billing, fees); an item the catalogs do not describe, and used prices (read by date
+    /// from used-gpu-prices.csv), are left out. `history_file` names the rows' origin.
+    Catalog with_history(const std::vector<DatedPrice>& history, const std::string& history_file) const;
 
 private:
     std::vector<GpuSpec> gpus_;

@@ -11,10 +11,12 @@
 
 namespace payback {
 
-/// One observation: `when` is a calendar_month(); `price` is per unit, in the schedule's currency.
+/// One observation: `when` is a calendar_month(); `price` is per unit, in the schedule's currency;
+/// `date` is the row's date as written (the day the price held, what prices_as_of reports).
 struct PricePoint {
     double when;
     double price;
+    std::string date;
 };
 
 /// The observed prices of one item, sorted by date, all in one currency.
@@ -51,5 +53,9 @@ private:
 /// The price at `when` (a calendar_month()): linear between observations, held flat before the
 /// first and after the last. Throws std::invalid_argument for a schedule with no points.
 double price_at(const PriceSchedule& schedule, double when);
+
+/// The dates of the observations price_at reads for any of `whens`: the bracketing pair inside the
+/// series, the first or last one outside it; oldest first, each once.
+std::vector<std::string> dates_read(const PriceSchedule& schedule, const std::vector<double>& whens);
 
 }  // namespace payback

@@ -3,6 +3,7 @@
 // naming the file, line and key; nothing downstream re-validates.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,17 @@
 #include "payback/workload/scaling.hpp"
 
 namespace payback {
+
+class Catalog;
+
+/// Where a scenario's catalog prices come from, and as of when.
+struct PriceChoice {
+    /// "YYYY-MM-DD" (--as-of): each item's row with the latest as_of on or before it; none: the newest.
+    std::optional<std::string> at;
+    /// The catalogs with a price history's rows (Catalog::with_history); none: Catalog::shipped().
+    std::shared_ptr<const Catalog> catalog;
+    const Catalog& catalogs() const;  ///< `catalog`, else Catalog::shipped()
+};
 
 enum class PartKind { cpu, gpu, ram, storage, motherboard, psu, case_, cooler, network, other };
 
@@ -170,9 +182,8 @@ struct Scenario {
     /// The [[cloud]] options, then the [[api]] options (CloudOption::api set), in the file's order.
     std::vector<CloudOption> clouds;
     Uncertainty uncertainty;  ///< distributions for Monte Carlo and tornado charts; empty: none
-    /// The date whose prices the catalogs gave (--as-of: each item's row with the latest as_of on or
-    /// before it); none: each item's newest row.
-    std::optional<std::string> prices_at;
+    /// The catalogs and the date its prices were read from (kept so that a changed copy reads the same).
+    PriceChoice prices;
     /// The as_of of every catalog price row the scenario used (cloud instances, API prices, the rental
     /// market, a region's electricity price), in reading order; empty when every price is typed in.
     std::vector<std::string> price_dates;
@@ -185,14 +196,14 @@ struct Override {
 };
 
 /// Parses and validates a scenario file, applying overrides first. Throws InputError.
-/// `prices_at` ("YYYY-MM-DD") reads the catalog prices in effect on that date (Scenario::prices_at).
+/// `prices` picks the catalogs and the date whose prices are read (Scenario::prices).
 Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides = {},
-                       const std::optional<std::string>& prices_at = std::nullopt);
+                       const PriceChoice& prices = {});
 
 /// Parses and validates scenario text; `source` names it in messages.
 Scenario parse_scenario(const std::string& toml_text, const std::string& source,
                         const std::vector<Override>& overrides = {},
-                        const std::optional<std::string>& prices_at = std::nullopt);
+                        const PriceChoice& prices = {});
 
 /// Parses "key.path=value" as given on the command line. Throws InputError.
 Override parse_override(const std::string& assignment);
