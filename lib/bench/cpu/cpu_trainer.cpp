@@ -26,15 +26,8 @@ using cpu::Range;
 // copy of their gradient would double the memory traffic, which is what bounds them there.
 constexpr std::size_t feature_split_weights = std::size_t(1) << 18;
 
-// Feature ranges are multiples of this, so that threads never share a vector or a cache line.
-constexpr int feature_align = 16;
-
-/// Thread t's part of [0, count) out of `threads` parts, its ends multiples of `align` (or count).
-Range share(int count, int threads, int t, int align = 1) {
-    const long units = (count + align - 1) / align;
-    return {int(std::min<long>(count, units * t / threads * align)),
-            int(std::min<long>(count, units * (t + 1) / threads * align))};
-}
+using cpu::feature_align;
+using cpu::share;
 
 enum class Split { samples, features };
 

@@ -26,14 +26,8 @@ namespace {
 
 using cpu::Range;
 
-// Weight-gradient rows are split in multiples of this, so that threads never share a cache line.
-constexpr int feature_align = 16;
-
-Range share(int count, int threads, int t, int align = 1) {
-    const long units = (count + align - 1) / align;
-    return {int(std::min<long>(count, units * t / threads * align)),
-            int(std::min<long>(count, units * (t + 1) / threads * align))};
-}
+using cpu::feature_align;  // weight-gradient rows are split in multiples of it
+using cpu::share;
 
 /// One block's parameters (or gradients): pointers into the flat array.
 struct Block {

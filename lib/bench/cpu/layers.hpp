@@ -3,6 +3,7 @@
 // PyTorch's semantics; gradients of weights overwrite their outputs (summed over the samples given).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -22,6 +23,16 @@ struct Range {
     int size() const { return end - begin; }
     bool empty() const { return end <= begin; }
 };
+
+/// Feature ranges are multiples of this, so that threads never share a vector or a cache line.
+constexpr int feature_align = 16;
+
+/// Thread t's part of [0, count) out of `threads` parts, its ends multiples of `align` (or count).
+inline Range share(int count, int threads, int t, int align = 1) {
+    const long units = (count + align - 1) / align;
+    return {int(std::min<long>(count, units * t / threads * align)),
+            int(std::min<long>(count, units * (t + 1) / threads * align))};
+}
 
 // conv2d: stride 1, no padding, square kernel; weight [out, in, kernel, kernel], bias [out].
 ImageShape conv2d_output(ImageShape in, int out_channels, int kernel);
