@@ -67,8 +67,6 @@ void check_job_model(const TomlReader& in, const std::string& model) {
                                             model));
 }
 
-std::string percent(double fraction) { return fmt::format("{:+.0f} %", fraction * 100); }
-
 // One `gpu` (a gpus.csv name) training the job's model at its batch, by the predictor; InputError at
 // `key` of `in` when it cannot (a GPU the catalog lacks a spec of) or the model does not fit the card.
 GpuThroughput predicted_throughput(const TomlReader& in, std::string_view key, const std::string& gpu,
@@ -85,8 +83,8 @@ GpuThroughput predicted_throughput(const TomlReader& in, std::string_view key, c
                                         "moments), and one {} has {:.1f} GB",
                                         model, p.memory_gb_needed, gpu, p.memory_gb));
     return GpuThroughput{p.per_second,
-                         fmt::format("predicted for {} from its specs (roofline, {}, batch {}), expected error {}/{}",
-                                     gpu, p.precision, p.batch, percent(p.error_low), percent(p.error_high)),
+                         fmt::format("predicted for {} from its specs (roofline, {}, batch {}), {}",
+                                     gpu, p.precision, p.batch, expected_error_text(p.error_low, p.error_high)),
                          false, p.error_low, p.error_high};
 }
 

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "payback/base/error.hpp"
+#include "payback/workload/predictor.hpp"
 #include "workload/predictor_fit.hpp"
 
 namespace payback {
@@ -32,8 +33,6 @@ double bench_matrix_weights(const LlmShape& m) {
     const double d = m.d_model, kv = double(m.d_model) / m.heads * m.kv_heads;
     return (2 * d * d + 2 * kv * d + 3 * d * m.ffn) * m.layers + double(m.vocab) * d;
 }
-
-std::string percent(double fraction) { return fmt::format("{:+.0f} %", fraction * 100); }
 
 }  // namespace
 
@@ -99,10 +98,10 @@ ServingPrediction serving_from_profile(const CalibrationProfile& profile, const 
     out.rates.origin = fmt::format(
         "measured on {} (profile {}: llm-decode, {} layers, d_model {}, {}, batch {}, context {}: {:.4g} decode and "
         "{:.4g} prefill tokens/s), scaled to {} {} by bytes a decode step ({:.3g} GB/s achieved) and FLOPs a "
-        "prompt token ({:.3g} GFLOP/s achieved), expected error {}/{}",
+        "prompt token ({:.3g} GFLOP/s achieved), {}",
         b.device_name, profile.source, shape.layers, shape.d_model, b.quant, b.batch, b.context, *b.tokens_per_second,
         *b.prefill_tokens_per_second, model.name, quant.name, bytes_per_second / 1e9, flops_per_second / 1e9,
-        percent(out.error_low), percent(out.error_high));
+        expected_error_text(out.error_low, out.error_high));
     return out;
 }
 

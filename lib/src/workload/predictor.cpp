@@ -13,6 +13,10 @@
 
 namespace payback {
 
+std::string expected_error_text(double low, double high) {
+    return fmt::format("expected error {:+.0f} %/{:+.0f} %", low * 100, high * 100);
+}
+
 namespace {
 
 using detail::FamilyFractions;

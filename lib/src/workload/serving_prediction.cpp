@@ -18,8 +18,6 @@ std::string cards_named(const std::vector<ServingCards>& cards) {
     return out;
 }
 
-std::string percent(double fraction) { return fmt::format("{:+.0f} %", fraction * 100); }
-
 struct CardRates {
     const ServingCards* cards = nullptr;
     Prediction prefill, decode;
@@ -56,8 +54,8 @@ ServingPrediction predict_serving(const std::vector<ServingCards>& cards, const 
         out.rates = {alone->prefill.per_second, d.per_second, "", true};
         out.error_low = d.error_low;
         out.error_high = d.error_high;
-        out.rates.origin = fmt::format("predicted for {} from its specs (roofline), expected error {}/{}", d.device,
-                                       percent(d.error_low), percent(d.error_high));
+        out.rates.origin = fmt::format("predicted for {} from its specs (roofline), {}", d.device,
+                                       expected_error_text(d.error_low, d.error_high));
         return out;
     }
     // A layer split over every card: each holds a share of the layers in proportion to its memory and
@@ -83,9 +81,9 @@ ServingPrediction predict_serving(const std::vector<ServingCards>& cards, const 
     const double prefill_link = split_prefill_link_seconds(d_model, count - 1, link);
     out.rates = {1 / (prefill_token + prefill_link), batch / (decode_step + out.decode_link_seconds), "", true};
     out.rates.origin = fmt::format("predicted for {} split by layers from their specs (roofline, + {:.3f} ms a step over "
-                                   "the {:.1f} GB/s link), expected error {}/{}",
+                                   "the {:.1f} GB/s link), {}",
                                    cards_named(cards), out.decode_link_seconds * 1e3, link.gb_per_s,
-                                   percent(out.error_low), percent(out.error_high));
+                                   expected_error_text(out.error_low, out.error_high));
     return out;
 }
 

@@ -46,6 +46,10 @@ struct Prediction {
 /// unified memory (what macOS lets the GPU wire; AMD's Variable Graphics Memory is alike). 0: unknown.
 double usable_memory_gb(const GpuSpec& gpu);
 
+/// "expected error -12 %/+44 %": a prediction's error band (fractions, low negative) as every origin
+/// text words it.
+std::string expected_error_text(double low, double high);
+
 /// The roofline's prediction; InputError (source "predict", the argument as key, suggestions for
 /// names) on an unknown device or model, a quant the model has no row for, a phase it has no figures
 /// for, a batch below 1 or a context outside 1..the model's maximum.
