@@ -176,16 +176,7 @@ public:
     }
 
 private:
-    void check(const TokenBatch& batch) const {
-        const std::size_t n = std::size_t(batch_) * config_.sequence;
-        if (batch.size != batch_ || batch.tokens.size() != n || batch.targets.size() != n)
-            throw std::invalid_argument(fmt::format("gpt: a batch of {} sequences of {} tokens expected", batch_,
-                                                    config_.sequence));
-        for (std::size_t i = 0; i < n; ++i)
-            if (batch.tokens[i] < 0 || batch.tokens[i] >= config_.vocab || batch.targets[i] < 0 ||
-                batch.targets[i] >= config_.vocab)
-                throw std::invalid_argument(fmt::format("gpt: token {} outside the vocabulary", i));
-    }
+    void check(const TokenBatch& batch) const { check_token_batch(config_, batch_, batch); }
 
     std::vector<Tensor> unflatten(const std::vector<float>& flat) const {
         std::vector<Tensor> out;

@@ -34,6 +34,17 @@ std::size_t gpt_parameter_count(const GptConfig& config) {
     return count;
 }
 
+void check_token_batch(const GptConfig& config, int batch_size, const TokenBatch& batch) {
+    const std::size_t n = std::size_t(batch_size) * config.sequence;
+    if (batch.size != batch_size || batch.tokens.size() != n || batch.targets.size() != n)
+        throw std::invalid_argument(
+            fmt::format("gpt: a batch of {} sequences of {} tokens expected", batch_size, config.sequence));
+    for (std::size_t i = 0; i < n; ++i)
+        if (batch.tokens[i] < 0 || batch.tokens[i] >= config.vocab || batch.targets[i] < 0 ||
+            batch.targets[i] >= config.vocab)
+            throw std::invalid_argument(fmt::format("gpt: token {} outside the vocabulary", i));
+}
+
 double gpt_flops_per_sequence(const GptConfig& c) {
     const double d = c.d_model, s = c.sequence;
     const double matrix_weights = c.layers * (4.0 * d * d + 2.0 * d * c.ffn());

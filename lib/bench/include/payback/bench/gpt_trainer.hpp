@@ -63,6 +63,10 @@ struct TokenBatch {
 /// Random tokens from a seed; each target is the next token of a sequence one longer.
 TokenBatch synthetic_token_batch(const GptConfig& config, int size, std::uint64_t seed);
 
+/// What both trainers take: `batch_size` sequences of config.sequence tokens and targets, each in the
+/// vocabulary; std::invalid_argument otherwise.
+void check_token_batch(const GptConfig& config, int batch_size, const TokenBatch& batch);
+
 /// The multithreaded CPU training step (cpu/gpt_trainer.cpp).
 class GptTrainer {
 public:
