@@ -40,7 +40,9 @@ FLOPS_PER_SAMPLE = {
     "gpt-small": 37_849_399_296,
 }
 DEFAULT_WORKLOADS = ["cifar10-tutorial", "mlp"]
-FP32_FLOP_PER_CYCLE = 32  # AVX2, 2 FMA units: 2 x 8 lanes x 2 FLOP
+# FP32 FLOP a core can do a cycle: 2 FMA units x lanes x 2 FLOP (8 lanes with AVX2, 16 with AVX-512;
+# some AVX-512 parts have one 512-bit FMA unit, and the estimate is then twice their peak).
+FP32_FLOP_PER_CYCLE = {"avx512f": 64, "avx2": 32}
 PEERS = ("torch_debian", "torch_pypi", "payback")
 BUSY_ELSEWHERE = 0.2  # cores used by other processes above which a measurement is flagged
 
@@ -147,14 +149,24 @@ def machine():
             speeds = []
         if speeds:
             mhz, clock_source = max(speeds), "/proc/cpuinfo cpu MHz (lscpu gives no max MHz; likely a VM)"
-    peak = cores * FP32_FLOP_PER_CYCLE * mhz / 1000 if mhz else None
+    flags = set(fields.get("Flags", "").split())
+    if not flags:
+        try:
+            with open("/proc/cpuinfo") as cpuinfo:
+                flags = set(next((line.split(":")[1] for line in cpuinfo if line.startswith("flags")), "").split())
+        except OSError:
+            pass
+    vector = next((name for name in FP32_FLOP_PER_CYCLE if name in flags), "avx2")
+    per_cycle = FP32_FLOP_PER_CYCLE[vector]
+    peak = cores * per_cycle * mhz / 1000 if mhz else None
     return {
         "cpu": fields.get("Model name", "unknown"),
         "cores": cores,
         "clock_mhz": mhz,
         "clock_source": clock_source,
         "peak_gflops": peak,
-        "peak_assumption": f"cores x {FP32_FLOP_PER_CYCLE} FP32 FLOP/cycle (AVX2, 2 FMA units of 8 lanes) x clock",
+        "flop_per_cycle": per_cycle,
+        "peak_assumption": f"cores x {per_cycle} FP32 FLOP/cycle ({vector}: 2 FMA units of {per_cycle // 4} lanes) x clock",
         "load_average": os.getloadavg(),
     }
 
@@ -233,7 +245,7 @@ def table(report):
                      + "  ".join(f"{gflops(r[p], r['threads']):>24}" for p in PEERS))
     lines.append("")
     if peak:
-        lines.append(f"peak estimate: {peak:.1f} GFLOP/s FP32 = {m['cores']} cores x {FP32_FLOP_PER_CYCLE} "
+        lines.append(f"peak estimate: {peak:.1f} GFLOP/s FP32 = {m['cores']} cores x {m['flop_per_cycle']} "
                      f"FLOP/cycle x {m['clock_mhz']:.0f} MHz ({m['clock_source']}); "
                      f"assumption: {m['peak_assumption']}")
     lines.append(f"cpu: {m['cpu']}; 1-minute load average before {m['load_average'][0]:.2f}, "

@@ -257,19 +257,8 @@ void tile_6x32(int depth, const float* a, const float* b, std::ptrdiff_t ldb, fl
 
 #endif
 
-/// Rows [0, m) × columns [0, k) of A as 6-row panels, each k × 6 (zero rows past m).
-void pack_a(int m, int k, MatrixView a, float* out) {
-    for (int i0 = 0; i0 < m; i0 += tile_rows) {
-        const int rows = std::min(tile_rows, m - i0);
-        for (int p = 0; p < k; ++p) {
-            const float* src = a.data + i0 * a.row_stride + p * a.col_stride;
-            for (int i = 0; i < tile_rows; ++i) *out++ = i < rows ? src[i * a.row_stride] : 0.0f;
-        }
-    }
-}
-
-/// 8 rows of 8 floats (src, rows `ld` apart) transposed into 8 rows of 8 floats `out_ld` apart.
-void transpose_8x8(const float* src, std::ptrdiff_t ld, float* out, std::ptrdiff_t out_ld) {
+/// 8 rows of 8 floats (src, rows `ld` apart) transposed: column j of the block into out[j].
+void transpose_8x8(const float* src, std::ptrdiff_t ld, __m256 out[8]) {
     __m256 r[8], t[8];
 #pragma GCC unroll 8
     for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(src + i * ld);
@@ -287,8 +276,36 @@ void transpose_8x8(const float* src, std::ptrdiff_t ld, float* out, std::ptrdiff
     constexpr int order[4] = {0, 2, 1, 3};
 #pragma GCC unroll 4
     for (int i = 0; i < 4; ++i) {
-        _mm256_storeu_ps(out + i * out_ld, _mm256_permute2f128_ps(r[order[i]], r[order[i] + 4], 0x20));
-        _mm256_storeu_ps(out + (i + 4) * out_ld, _mm256_permute2f128_ps(r[order[i]], r[order[i] + 4], 0x31));
+        out[i] = _mm256_permute2f128_ps(r[order[i]], r[order[i] + 4], 0x20);
+        out[i + 4] = _mm256_permute2f128_ps(r[order[i]], r[order[i] + 4], 0x31);
+    }
+}
+
+/// Rows [0, m) × columns [0, k) of A as 6-row panels, each k × 6 (zero rows past m).
+void pack_a(int m, int k, MatrixView a, float* out) {
+    for (int i0 = 0; i0 < m; i0 += tile_rows, out += std::ptrdiff_t(k) * tile_rows) {
+        const int rows = std::min(tile_rows, m - i0);
+        const float* panel = a.data + i0 * a.row_stride;
+        int p = 0;
+        if (rows == tile_rows && a.row_stride == 1) {  // Aᵀ stored row-major: a panel's k-th column is contiguous
+            const __m256i six = lanes_below(tile_rows);
+            for (; p < k; ++p) _mm256_maskstore_ps(out + p * tile_rows, six, _mm256_maskload_ps(panel + p * a.col_stride, six));
+        } else if (a.col_stride == 1 && i0 + 8 <= m) {
+            // Rows stored contiguously: 8×8 blocks transposed, of which 6 rows are kept. Each column is
+            // stored whole, 8 floats, in increasing order, so that the next one overwrites the two past
+            // the panel's six; past the last column they fall in the next panel (there is one: i0 + 8 <= m),
+            // which is packed after this one.
+            __m256 columns[8];
+            for (; p + 8 <= k; p += 8) {
+                transpose_8x8(panel + p, a.row_stride, columns);
+#pragma GCC unroll 8
+                for (int j = 0; j < 8; ++j) _mm256_storeu_ps(out + (p + j) * tile_rows, columns[j]);
+            }
+        }
+        for (; p < k; ++p) {
+            const float* src = panel + p * a.col_stride;
+            for (int i = 0; i < tile_rows; ++i) out[p * tile_rows + i] = i < rows ? src[i * a.row_stride] : 0.0f;
+        }
     }
 }
 
@@ -301,8 +318,12 @@ void pack_b(int k, int n, MatrixView b, float* out) {
         int p = 0;
         if (b.row_stride == 1 && cols == Cols) {  // Bᵀ stored row-major (a weight matrix): transpose 8×8 blocks
             for (; p + 8 <= k; p += 8)
-                for (int j = 0; j < Cols; j += 8)
-                    transpose_8x8(src + p + j * b.col_stride, b.col_stride, out + std::ptrdiff_t(p) * Cols + j, Cols);
+                for (int j = 0; j < Cols; j += 8) {
+                    __m256 columns[8];
+                    transpose_8x8(src + p + j * b.col_stride, b.col_stride, columns);
+#pragma GCC unroll 8
+                    for (int i = 0; i < 8; ++i) _mm256_storeu_ps(out + std::ptrdiff_t(p + i) * Cols + j, columns[i]);
+                }
         }
         for (; p < k; ++p) {
             float* o = out + std::ptrdiff_t(p) * Cols;

@@ -17,7 +17,10 @@ constexpr float layer_norm_eps = 1e-5f;
 /// degree-7 polynomial, 2^n put into the exponent bits.
 inline float exp_poly(float x) {
     x = std::min(88.0f, std::max(-87.0f, x));
-    const float n = std::floor(x * 1.44269504088896341f + 0.5f);
+    // n = x/ln 2 rounded to the nearest integer by adding and taking away 1.5·2^23: std::floor, or a
+    // comparison, keeps GCC from vectorizing the loop (they may raise floating-point flags).
+    constexpr float round_shift = 12582912.0f;
+    const float n = (x * 1.44269504088896341f + round_shift) - round_shift;
     const float r = (x - n * 0.693359375f) + n * 2.12194440e-4f;
     float p = 1.9875691500e-4f;
     p = p * r + 1.3981999507e-3f;
