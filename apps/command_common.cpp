@@ -15,11 +15,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "catalog_history_command.hpp"
 #include "payback/base/data_directory.hpp"
 #include "payback/base/error.hpp"
 #include "payback/base/format.hpp"
 #include "payback/market/catalog.hpp"
+#include "payback/scenario/price_choice.hpp"
 #include "terminal.hpp"
 
 namespace payback::cli {
@@ -54,47 +54,9 @@ std::vector<Override> parsed_overrides(const ScenarioArgs& args) {
     return out;
 }
 
-namespace {
-
-// The history to read: --db (which must exist), else $PAYBACK_DB or, with --as-of, the default path,
-// when there is a file there. A stray default history never changes an answer that asks for no date.
-std::optional<std::filesystem::path> history_to_read(const ScenarioArgs& args) {
-    std::error_code unreadable;
-    if (!args.db.empty()) {
-        if (!std::filesystem::is_regular_file(args.db, unreadable))
-            throw InputError(args.db, 0, "--db",
-                             "no price history here; payback catalog import --db " + args.db + " makes one");
-        return std::filesystem::path(args.db);
-    }
-    const char* from_environment = std::getenv("PAYBACK_DB");
-    if ((from_environment == nullptr || *from_environment == '\0') && args.as_of.empty()) return std::nullopt;
-    const std::filesystem::path path = price_history_path("");
-    if (!std::filesystem::is_regular_file(path, unreadable)) return std::nullopt;
-    return path;
-}
-
-}  // namespace
-
-PriceChoice price_choice(const ScenarioArgs& args) {
-    PriceChoice choice;
-    if (!args.as_of.empty()) {
-        try {
-            days_between(args.as_of, args.as_of);  // a real date YYYY-MM-DD
-        } catch (const std::invalid_argument& e) {
-            throw InputError("--as-of", 0, "", e.what());
-        }
-        choice.at = args.as_of;
-    }
-    if (const auto path = history_to_read(args)) {
-        const PriceHistory history = open_price_history(path->string());
-        choice.catalog = std::make_shared<const Catalog>(Catalog::shipped().with_history(history.find({}), path->string()));
-    }
-    return choice;
-}
-
 Scenario load(const ScenarioArgs& args) {
     return load_scenario(args.path.empty() ? default_scenario_path() : args.path, parsed_overrides(args),
-                         price_choice(args));
+                         choose_prices(args.as_of, args.db));
 }
 
 PriceAge price_age_of(const Scenario& scenario, const ScenarioArgs& args) {

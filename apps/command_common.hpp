@@ -32,13 +32,8 @@ std::string default_scenario_path();
 /// The --set assignments of `args`, parsed. Throws InputError.
 std::vector<Override> parsed_overrides(const ScenarioArgs& args);
 
-/// Where the scenario's catalog prices come from (docs/markets.md, "The price history in the scenario
-/// commands"): a price history's prices before the catalogs' when --db names one (it must exist), or
-/// when $PAYBACK_DB is set or --as-of is given and the history there exists; else the catalogs alone.
-/// As of --as-of. Throws InputError.
-PriceChoice price_choice(const ScenarioArgs& args);
-
-/// Loads the scenario named by `args` (or the default) with its overrides and price_choice(args).
+/// Loads the scenario named by `args` (or the default) with its overrides and the prices --as-of and
+/// --db choose (choose_prices; docs/markets.md, "The price history in the scenario commands").
 /// Throws InputError.
 Scenario load(const ScenarioArgs& args);
 

@@ -47,11 +47,13 @@ class Scenario:
     It pickles (as its text and overrides), so it travels to Dask workers.
     """
 
-    def __init__(self, core: _core.scenario.Scenario, text: str, source: str, overrides: list[tuple[str, str]]) -> None:
+    def __init__(self, core: _core.scenario.Scenario, text: str, source: str, overrides: list[tuple[str, str]],
+                 prices: tuple[str, str] = ("", "")) -> None:
         self._core = core
         self._text = text
         self._source = source
         self._overrides = overrides
+        self._prices = prices  # (as_of, db) as load took them, "" for none: what a pickled copy reads again
 
     # ---- what it is ----
     @property
@@ -116,7 +118,8 @@ class Scenario:
     def with_overrides(self, overrides: Overrides | None = None, /, **keywords: object) -> Scenario:
         """A copy with more overrides, as :func:`payback.load` takes them."""
         pairs = self._overrides + _override_pairs(overrides, keywords)
-        return Scenario(_core.scenario.parse_scenario(self._text, self._source, pairs), self._text, self._source, pairs)
+        core = _core.scenario.reparse_scenario(self._core, self._text, self._source, pairs)
+        return Scenario(core, self._text, self._source, pairs, self._prices)
 
     # ---- answers ----
     def compare(self) -> Comparison:
@@ -206,9 +209,9 @@ class Scenario:
         return Tornado(_core.whatif.tornado(self._core, texts, against, swing, samples, seed))
 
     # ---- Python's protocols ----
-    def __reduce__(self) -> tuple[Callable[[str, str, list[tuple[str, str]]], Scenario],
-                                  tuple[str, str, list[tuple[str, str]]]]:
-        return (_rebuild, (self._text, self._source, self._overrides))
+    def __reduce__(self) -> tuple[Callable[[str, str, list[tuple[str, str]], tuple[str, str]], Scenario],
+                                  tuple[str, str, list[tuple[str, str]], tuple[str, str]]]:
+        return (_rebuild, (self._text, self._source, self._overrides, self._prices))
 
     def __repr__(self) -> str:
         return f"<payback.Scenario {self.name!r} from {self.source!r}, {len(self._overrides)} overrides>"
@@ -234,37 +237,52 @@ def _esc(text: str) -> str:
     return html.escape(text)
 
 
-def _rebuild(text: str, source: str, overrides: list[tuple[str, str]]) -> Scenario:
-    return Scenario(_core.scenario.parse_scenario(text, source, overrides), text, source, overrides)
+def _rebuild(text: str, source: str, overrides: list[tuple[str, str]], prices: tuple[str, str] = ("", "")) -> Scenario:
+    return Scenario(_core.scenario.parse_scenario(text, source, overrides, *prices), text, source, overrides, prices)
 
 
-def load(path: str | os.PathLike[str], overrides: Overrides | None = None, /, **keywords: object) -> Scenario:
+def _prices(as_of: str | None, db: str | os.PathLike[str] | None) -> tuple[str, str]:
+    return (as_of or "", os.fspath(db) if db is not None else "")
+
+
+def load(path: str | os.PathLike[str], overrides: Overrides | None = None, /, *, as_of: str | None = None,
+         db: str | os.PathLike[str] | None = None, **keywords: object) -> Scenario:
     """Loads and validates a scenario file, applying overrides first (as ``--set`` does).
 
     Overrides are a dict of key paths (``{"cloud[0].price_per_hour": 2.5}``) or keywords with
     ``__`` for dots and for indices (``electricity__price_per_kwh=0.3``,
     ``cloud__0__price_per_hour=2.5``); values are numbers, strings, booleans, lists or dicts.
+
+    ``as_of`` (``"YYYY-MM-DD"``) reads the catalog prices in effect that day, and ``db`` a price
+    history (SQLite, as ``payback catalog import --db`` writes it) before the catalogs, as ``--as-of``
+    and ``--db`` do; without ``db``, ``$PAYBACK_DB``'s history is read when set, and with ``as_of``
+    the default one when it exists (docs/markets.md).
     Raises :class:`payback.InputError` naming the file, line and key.
     """
     path = os.fspath(path)
     pairs = _override_pairs(overrides, keywords)
-    core = _core.scenario.load_scenario(path, pairs)
+    prices = _prices(as_of, db)
+    core = _core.scenario.load_scenario(path, pairs, *prices)
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    return Scenario(core, text, path, pairs)
+    return Scenario(core, text, path, pairs, prices)
 
 
-def loads(text: str, source: str = "<text>", overrides: Overrides | None = None, /, **keywords: object) -> Scenario:
+def loads(text: str, source: str = "<text>", overrides: Overrides | None = None, /, *, as_of: str | None = None,
+          db: str | os.PathLike[str] | None = None, **keywords: object) -> Scenario:
     """A scenario from TOML text; ``source`` names it in errors (and relative file names in it
-    are read from the current directory)."""
+    are read from the current directory). ``as_of`` and ``db`` as :func:`load` takes them."""
     pairs = _override_pairs(overrides, keywords)
-    return Scenario(_core.scenario.parse_scenario(text, source, pairs), text, source, pairs)
+    prices = _prices(as_of, db)
+    return Scenario(_core.scenario.parse_scenario(text, source, pairs, *prices), text, source, pairs, prices)
 
 
-def scenario(tables: Mapping[str, object], source: str = "<dict>", /, **keywords: object) -> Scenario:
+def scenario(tables: Mapping[str, object], source: str = "<dict>", /, *, as_of: str | None = None,
+             db: str | os.PathLike[str] | None = None, **keywords: object) -> Scenario:
     """A scenario built in Python: ``tables`` is the TOML file as nested dicts (``{"scenario":
-    {...}, "rig": {"parts": [{...}, ...]}, "cloud": [{...}]}``), checked exactly as a file is."""
-    return loads(_toml.document(tables), source, None, **keywords)
+    {...}, "rig": {"parts": [{...}, ...]}, "cloud": [{...}]}``), checked exactly as a file is.
+    ``as_of`` and ``db`` as :func:`load` takes them."""
+    return loads(_toml.document(tables), source, None, as_of=as_of, db=db, **keywords)
 
 
 def keys() -> pd.DataFrame:

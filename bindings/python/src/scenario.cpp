@@ -7,6 +7,7 @@
 #include "convert.hpp"
 #include "payback/base/units.hpp"
 #include "payback/scenario/keys.hpp"
+#include "payback/scenario/price_choice.hpp"
 #include "payback/scenario/scenario.hpp"
 
 namespace payback::python {
@@ -48,18 +49,31 @@ void bind_scenario(py::module_& m) {
                                })
         .def("to_toml", [](const Scenario& s) { return to_toml(s); });
 
+    // as_of and db as --as-of and --db take them (choose_prices), "" for none.
     m.def(
         "load_scenario",
-        [](const std::string& path, const Overrides& overrides) {
-            return std::make_shared<Scenario>(load_scenario(path, overrides_of(overrides)));
+        [](const std::string& path, const Overrides& overrides, const std::string& as_of, const std::string& db) {
+            return std::make_shared<Scenario>(load_scenario(path, overrides_of(overrides), choose_prices(as_of, db)));
         },
-        py::arg("path"), py::arg("overrides"), py::call_guard<py::gil_scoped_release>());
+        py::arg("path"), py::arg("overrides"), py::arg("as_of") = "", py::arg("db") = "",
+        py::call_guard<py::gil_scoped_release>());
     m.def(
         "parse_scenario",
-        [](const std::string& text, const std::string& source, const Overrides& overrides) {
-            return std::make_shared<Scenario>(parse_scenario(text, source, overrides_of(overrides)));
+        [](const std::string& text, const std::string& source, const Overrides& overrides, const std::string& as_of,
+           const std::string& db) {
+            return std::make_shared<Scenario>(
+                parse_scenario(text, source, overrides_of(overrides), choose_prices(as_of, db)));
         },
-        py::arg("text"), py::arg("source"), py::arg("overrides"), py::call_guard<py::gil_scoped_release>());
+        py::arg("text"), py::arg("source"), py::arg("overrides"), py::arg("as_of") = "", py::arg("db") = "",
+        py::call_guard<py::gil_scoped_release>());
+    m.def(
+        "reparse_scenario",
+        [](const Scenario& like, const std::string& text, const std::string& source, const Overrides& overrides) {
+            return std::make_shared<Scenario>(parse_scenario(text, source, overrides_of(overrides), like.prices));
+        },
+        py::arg("like"), py::arg("text"), py::arg("source"), py::arg("overrides"),
+        py::call_guard<py::gil_scoped_release>(),
+        "The text parsed with `like`'s prices: the same catalogs, history and date, read again from nothing");
 
     m.def("scenario_keys", [] {
         py::list rows;
