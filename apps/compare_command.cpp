@@ -261,17 +261,18 @@ std::string csv_report(const Comparison& c) {
 }
 
 // The scenario with its cloud options replaced by every catalog instance the filter matches (on
-// demand, in its catalog region), cheapest per hour of the owner's work first. Instances whose speed
+// demand, in its catalog region, its price in effect --as-of from the catalogs and any --db history),
+// cheapest per hour of the owner's work first. Instances whose speed
 // against the rig the GPU catalog cannot give are left out, and said so on stderr.
 Scenario with_matching_instances(const ScenarioArgs& args, const Scenario& scenario, const std::string& filter) {
-    const Catalog& catalog = Catalog::shipped();
+    const Catalog& catalog = scenario.prices.catalogs();  // with the history's rows when --db reads one
     const GpuSpec* rig_gpu = nullptr;
     for (const Part& part : scenario.rig.parts)
         if (!part.catalog_gpu.empty() && !rig_gpu) rig_gpu = &catalog.gpu(part.catalog_gpu);
     if (!rig_gpu || !rig_gpu->resnet50_amp_img_s)
         throw InputError("--cloud", 0, "", "needs the rig's GPU from the catalog, with a measured throughput "
                                            "(gpu = \"RTX 3090\" in a part), to set each instance's speed");
-    const auto [usable, skipped] = match_instances(catalog, filter, scenario.currency);
+    const auto [usable, skipped] = match_instances(catalog, filter, scenario.currency, scenario.prices.at);
     if (skipped > 0)
         std::fprintf(stderr, "payback: --cloud: %d matching instances left out (no on-demand price in %s, or no "
                              "measured throughput for their GPU)\n", skipped, scenario.currency.c_str());

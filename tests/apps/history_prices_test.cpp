@@ -126,3 +126,28 @@ TEST_CASE("the scenario commands take --db; a missing history is an error naming
     CHECK_THAT(missing.err, Catch::Contains("none.sqlite") && Catch::Contains("--db") &&
                                 Catch::Contains("no price history here"));
 }
+
+TEST_CASE("compare --cloud lists each instance once, at its price in effect on --as-of", "[cli][history][prices]") {
+    const HistoryFixture f;
+    // --cloud needs the rig's GPU from the catalog to set each instance's speed.
+    const std::string rig = quote((f.dir.path() / "rig-3090.toml").string());
+    std::string text = read_file(f.dir.path() / "rig.toml");
+    text.replace(text.find("name = \"card\""), 13, "name = \"card\"\ngpu = \"RTX 3090\"");
+    write_file(f.dir.path() / "rig-3090.toml", text);
+    const std::string filter = " --cloud \"provider==aws,instance==p3.2xlarge,region==us-east-1\"";
+    // The history holds two rows of the instance (2026-11-29 and 2026-12-15): one option, not two.
+    const auto before = json_of(f.run("compare --json " + rig + filter + " --db " + f.db + " --as-of 2026-12-14"));
+    const auto after = json_of(f.run("compare --json " + rig + filter + " --db " + f.db + " --as-of 2026-12-15"));
+    REQUIRE(before.at("options").size() == 2);
+    REQUIRE(after.at("options").size() == 2);
+    // The same hours at $3.06, then at $2.50 an hour.
+    CHECK(cloud_total(before) / cloud_total(after) == Approx(3.06 / 2.50));
+    CHECK(after.at("prices_as_of") == "2026-12-15");
+    // A condition on the price reads the price in effect: $2.50 passes "<= 2.8" from 2026-12-15 on, and
+    // $3.06 before it does not.
+    const std::string cheap = " --cloud \"provider==aws,instance==p3.2xlarge,on_demand_per_hour<=2.8\"";
+    CHECK(json_of(f.run("compare --json " + rig + cheap + " --db " + f.db)).at("options").size() == 2);
+    const Result none = f.run("compare --json " + rig + cheap + " --db " + f.db + " --as-of 2026-12-14");
+    check_bad_input(none);
+    CHECK_THAT(none.err, Catch::Contains("no catalog instance matches"));
+}

@@ -1,5 +1,6 @@
 #include "payback/market/instance_filter.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <functional>
 #include <optional>
@@ -9,6 +10,7 @@
 #include "payback/base/arguments.hpp"
 #include "payback/base/error.hpp"
 #include "payback/base/suggest.hpp"
+#include "payback/market/price_dates.hpp"
 
 namespace payback {
 
@@ -81,9 +83,8 @@ bool holds(const CloudInstance& i, const Condition& c) {
     return *have != wanted;
 }
 
-}  // namespace
 
-std::vector<const CloudInstance*> filter_instances(const Catalog& catalog, const std::string& expression) {
+std::vector<Condition> parse_conditions(const std::string& expression) {
     std::vector<Condition> conditions;
     std::size_t start = 0;
     while (start <= expression.size()) {
@@ -91,16 +92,47 @@ std::vector<const CloudInstance*> filter_instances(const Catalog& catalog, const
         conditions.push_back(parse_condition(expression.substr(start, comma - start)));
         start = comma + 1;
     }
+    return conditions;
+}
+
+bool holds_all(const CloudInstance& i, const std::vector<Condition>& conditions) {
+    return std::all_of(conditions.begin(), conditions.end(), [&](const Condition& c) { return holds(i, c); });
+}
+
+}  // namespace
+
+std::vector<const CloudInstance*> filter_instances(const Catalog& catalog, const std::string& expression) {
+    const std::vector<Condition> conditions = parse_conditions(expression);
     std::vector<const CloudInstance*> out;
     for (const CloudInstance& i : catalog.instances())
-        if (std::all_of(conditions.begin(), conditions.end(), [&](const Condition& c) { return holds(i, c); }))
-            out.push_back(&i);
+        if (holds_all(i, conditions)) out.push_back(&i);
     return out;
 }
 
-InstanceMatch match_instances(const Catalog& catalog, const std::string& expression, const std::string& currency) {
+std::vector<const CloudInstance*> instances_in_effect(const Catalog& catalog, const std::optional<std::string>& at) {
+    std::vector<std::vector<const CloudInstance*>> items;  // each instance and region's rows
+    for (const CloudInstance& i : catalog.instances()) {
+        const auto same = std::find_if(items.begin(), items.end(), [&](const auto& rows) {
+            return rows.front()->key() == i.key() && rows.front()->region == i.region;
+        });
+        if (same == items.end()) items.push_back({&i});
+        else same->push_back(&i);
+    }
+    std::vector<const CloudInstance*> out;
+    for (const auto& rows : items) {
+        std::vector<std::string> dates;
+        for (const CloudInstance* row : rows) dates.push_back(row->origin.as_of);
+        if (const auto index = at ? row_in_effect(dates, *at) : newest_row(dates)) out.push_back(rows[*index]);
+    }
+    return out;
+}
+
+InstanceMatch match_instances(const Catalog& catalog, const std::string& expression, const std::string& currency,
+                              const std::optional<std::string>& at) {
+    const std::vector<Condition> conditions = parse_conditions(expression);
     InstanceMatch match;
-    for (const CloudInstance* i : filter_instances(catalog, expression)) {
+    for (const CloudInstance* i : instances_in_effect(catalog, at)) {
+        if (!holds_all(*i, conditions)) continue;
         const bool measured = catalog.gpu(i->gpu).resnet50_amp_img_s.has_value();
         if (measured && i->on_demand_per_hour && i->currency == currency) match.usable.push_back(i);
         else ++match.left_out;

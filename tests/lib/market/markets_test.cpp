@@ -10,6 +10,7 @@
 #include "payback/market/cloud_billing.hpp"
 #include "payback/market/cloud_cost.hpp"
 #include "payback/market/instance_filter.hpp"
+#include "payback/market/price_history.hpp"
 #include "payback/model/comparison.hpp"
 #include "support/scenario_text.hpp"
 
@@ -181,6 +182,32 @@ TEST_CASE("matching instances a comparison can use: priced in the currency, with
     }));
     // No instance is priced in a currency nobody uses.
     CHECK_THROWS_WITH(match_instances(c, "provider==aws", "XYZ"), Catch::Contains("with a price and a speed"));
+}
+
+TEST_CASE("instances in effect: one row per instance and region, by date", "[markets][filter]") {
+    const Catalog& shipped = Catalog::shipped();
+    // A history pricing aws:p3.2xlarge in us-east-1 at $2.50 from 2026-12-15 (the catalog: $3.06 as of
+    // 2026-11-29) gives the catalog a second row of it.
+    const Catalog c = shipped.with_history(
+        {{{"instance", "aws", "p3.2xlarge", "us-east-1", "on_demand"}, "2026-12-15", 2.50, "USD", "test", "test"}},
+        "/data/prices.sqlite");
+    REQUIRE(c.instances().size() == shipped.instances().size() + 1);
+    const auto price_on = [&](const std::optional<std::string>& at) {
+        std::vector<double> prices;
+        for (const CloudInstance* i : instances_in_effect(c, at))
+            if (i->key() == "aws:p3.2xlarge" && i->region == "us-east-1") prices.push_back(*i->on_demand_per_hour);
+        return prices;
+    };
+    CHECK(instances_in_effect(c, std::nullopt).size() == shipped.instances().size());
+    CHECK(price_on("2026-12-14") == std::vector<double>{3.06});
+    CHECK(price_on("2026-12-15") == std::vector<double>{2.50});
+    CHECK(price_on(std::nullopt) == std::vector<double>{2.50});  // the newest
+    CHECK(price_on("2000-01-01").empty());                       // no row yet
+    // match_instances filters the rows in effect, its price conditions on their prices.
+    CHECK(match_instances(c, "instance==p3.2xlarge,region==us-east-1,on_demand_per_hour<=2.8", "USD").usable.size() == 1);
+    CHECK_THROWS_WITH(
+        match_instances(c, "instance==p3.2xlarge,region==us-east-1,on_demand_per_hour<=2.8", "USD", "2026-12-14"),
+        Catch::Contains("with a price and a speed"));
 }
 
 TEST_CASE("renting out: the RTX 3080 host's month by hand", "[markets][rental]") {
