@@ -289,7 +289,7 @@ void pack_a(int m, int k, MatrixView a, float* out) {
         int p = 0;
         if (rows == tile_rows && a.row_stride == 1) {  // Aᵀ stored row-major: a panel's k-th column is contiguous
             const __m256i six = lanes_below(tile_rows);
-            for (; p < k; ++p) _mm256_maskstore_ps(out + p * tile_rows, six, _mm256_maskload_ps(panel + p * a.col_stride, six));
+            for (; p < k; ++p) _mm256_maskstore_ps(out + std::ptrdiff_t(p) * tile_rows, six, _mm256_maskload_ps(panel + p * a.col_stride, six));
         } else if (a.col_stride == 1 && i0 + 8 <= m) {
             // Rows stored contiguously: 8×8 blocks transposed, of which 6 rows are kept. Each column is
             // stored whole, 8 floats, in increasing order, so that the next one overwrites the two past
@@ -299,7 +299,7 @@ void pack_a(int m, int k, MatrixView a, float* out) {
             for (; p + 8 <= k; p += 8) {
                 transpose_8x8(panel + p, a.row_stride, columns);
 #pragma GCC unroll 8
-                for (int j = 0; j < 8; ++j) _mm256_storeu_ps(out + (p + j) * tile_rows, columns[j]);
+                for (int j = 0; j < 8; ++j) _mm256_storeu_ps(out + std::ptrdiff_t(p + j) * tile_rows, columns[j]);
             }
         }
         for (; p < k; ++p) {

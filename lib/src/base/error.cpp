@@ -5,10 +5,12 @@
 namespace payback {
 
 namespace {
+// "SOURCE:LINE: KEY: MESSAGE", each part left out when empty (an option's value has no file: "quant: ...").
 std::string one_line(const std::string& source, int line, const std::string& key_path,
                      const std::string& message) {
-    return fmt::format("{}{}{}{}: {}", source, line > 0 ? fmt::format(":{}", line) : "",
-                       key_path.empty() ? "" : ": ", key_path, message);
+    std::string where = source + (line > 0 ? fmt::format(":{}", line) : "");
+    if (!key_path.empty()) where += (where.empty() ? "" : ": ") + key_path;
+    return where.empty() ? message : where + ": " + message;
 }
 }  // namespace
 
