@@ -7,12 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "support/run_cli.hpp"
+#include "support/shipped_catalogs.hpp"
 #include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using payback::test::check_bad_input;
 using payback::test::quote;
-using payback::test::read_file;
 using payback::test::Result;
 using payback::test::run_program;
 using payback::test::TempDir;
@@ -20,22 +20,14 @@ using payback::test::write_file;
 
 namespace {
 
-const fs::path source = PAYBACK_SOURCE_DIR;
-
 // The shipped catalogs in <dir>/pricing with AWS p3.2xlarge in us-east-1 at $3.00 an hour from
 // 2024-01-01 and $2.00 from 2024-07-01; <dir>/rig.toml: a $2,000 card against it for 12 months.
 void write_history(const TempDir& dir) {
-    fs::create_directories(dir.path() / "pricing");
-    for (const auto& entry : fs::directory_iterator(source / "pricing"))
-        if (entry.path().extension() == ".csv") fs::copy_file(entry.path(), dir.path() / "pricing" / entry.path().filename());
-    const std::string text = read_file(source / "pricing/cloud-instances.csv");
-    const auto row = text.find("\naws,p3.2xlarge,us-east-1,") + 1;
-    const auto row_end = text.find('\n', row) + 1;
-    write_file(dir.path() / "pricing/cloud-instances.csv",
-               text.substr(0, row) +
-                   "aws,p3.2xlarge,us-east-1,V100 16GB,1,16,8,61,3.00,,,,1,60,USD,2024-01-01,test: before the cut\n"
-                   "aws,p3.2xlarge,us-east-1,V100 16GB,1,16,8,61,2.00,,,,1,60,USD,2024-07-01,test: after the cut\n" +
-                   text.substr(row_end));
+    const fs::path pricing = payback::test::copy_shipped_catalogs(dir.path());
+    payback::test::replace_catalog_row(
+        pricing / "cloud-instances.csv", "aws,p3.2xlarge,us-east-1,",
+        "aws,p3.2xlarge,us-east-1,V100 16GB,1,16,8,61,3.00,,,,1,60,USD,2024-01-01,test: before the cut\n"
+        "aws,p3.2xlarge,us-east-1,V100 16GB,1,16,8,61,2.00,,,,1,60,USD,2024-07-01,test: after the cut\n");
     write_file(dir.path() / "rig.toml",
                "[scenario]\nname = \"backtest\"\nhorizon_months = 12\nstart = \"2024-01\"\n"
                "[workload]\ngpu_hours_per_month = 100\n"

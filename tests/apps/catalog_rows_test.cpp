@@ -13,6 +13,7 @@
 
 #include "support/input_errors.hpp"
 #include "support/run_cli.hpp"
+#include "support/shipped_catalogs.hpp"
 #include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -33,11 +34,9 @@ const fs::path source = PAYBACK_SOURCE_DIR;
 // <dir>/pricing, a copy of the shipped catalogs with `file`'s first `from` replaced by `to`, and
 // <dir>/scenarios/lab-3090-2021.toml, whose observed resale names ../pricing/used-gpu-prices.csv.
 void copy_catalogs(const TempDir& dir, const std::string& file, const std::string& from, const std::string& to) {
-    fs::create_directories(dir.path() / "pricing");
+    const fs::path pricing = payback::test::copy_shipped_catalogs(dir.path());
     fs::create_directories(dir.path() / "scenarios");
-    for (const auto& entry : fs::directory_iterator(source / "pricing"))
-        if (entry.path().extension() == ".csv") fs::copy_file(entry.path(), dir.path() / "pricing" / entry.path().filename());
-    write_file(dir.path() / "pricing" / file, replaced(read_file(source / "pricing" / file), from, to));
+    write_file(pricing / file, replaced(read_file(pricing / file), from, to));
     fs::copy_file(source / "scenarios/lab-3090-2021.toml", dir.path() / "scenarios/lab-3090-2021.toml");
 }
 

@@ -10,6 +10,7 @@
 
 #include "support/input_errors.hpp"
 #include "support/run_cli.hpp"
+#include "support/shipped_catalogs.hpp"
 #include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -24,21 +25,13 @@ using payback::test::write_file;
 
 namespace {
 
-const fs::path source = PAYBACK_SOURCE_DIR;
-
 // The shipped catalogs in <dir>/pricing, with AWS p3.2xlarge in us-east-1 priced twice: $3.00 an hour
 // from 2024-01-01, $2.00 from 2025-01-01; and <dir>/rig.toml, a rig against that instance.
 void write_catalog_and_scenario(const TempDir& dir) {
-    fs::create_directories(dir.path() / "pricing");
-    for (const auto& entry : fs::directory_iterator(source / "pricing"))
-        if (entry.path().extension() == ".csv") fs::copy_file(entry.path(), dir.path() / "pricing" / entry.path().filename());
-    const std::string text = read_file(source / "pricing/cloud-instances.csv");
-    const auto row = text.find("\naws,p3.2xlarge,us-east-1,") + 1;
-    const auto row_end = text.find('\n', row) + 1;
-    const std::string two_prices =
+    payback::test::replace_catalog_row(
+        payback::test::copy_shipped_catalogs(dir.path()) / "cloud-instances.csv", "aws,p3.2xlarge,us-east-1,",
         "aws,p3.2xlarge,us-east-1,V100 16GB,1,16,8,61,3.00,,,,1,60,USD,2024-01-01,test: the price until 2024-12-31\n"
-        "aws,p3.2xlarge,us-east-1,V100 16GB,1,16,8,61,2.00,,,,1,60,USD,2025-01-01,test: the price from 2025-01-01\n";
-    write_file(dir.path() / "pricing/cloud-instances.csv", text.substr(0, row) + two_prices + text.substr(row_end));
+        "aws,p3.2xlarge,us-east-1,V100 16GB,1,16,8,61,2.00,,,,1,60,USD,2025-01-01,test: the price from 2025-01-01\n");
     write_file(dir.path() / "rig.toml",
                "[scenario]\nname = \"as-of test\"\nhorizon_months = 12\n"
                "[workload]\ngpu_hours_per_month = 100\n"

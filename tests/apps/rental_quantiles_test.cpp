@@ -11,6 +11,7 @@
 
 #include "support/input_errors.hpp"
 #include "support/run_cli.hpp"
+#include "support/shipped_catalogs.hpp"
 #include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -31,9 +32,7 @@ const fs::path source = PAYBACK_SOURCE_DIR;
 // for vast's RTX 3090: `p10` and `p90` around its median 0.1681); <dir>/host.toml rents an RTX 3090 out
 // there and has no [uncertainty] of its own.
 void write_catalog(const TempDir& dir, const std::string& p10, const std::string& p90) {
-    fs::create_directories(dir.path() / "pricing");
-    for (const auto& entry : fs::directory_iterator(source / "pricing"))
-        if (entry.path().extension() == ".csv") fs::copy_file(entry.path(), dir.path() / "pricing" / entry.path().filename());
+    payback::test::copy_shipped_catalogs(dir.path());
     std::string text = read_file(source / "pricing/rental-markets.csv");
     std::string out;
     std::size_t start = 0;
