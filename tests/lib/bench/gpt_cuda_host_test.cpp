@@ -16,9 +16,12 @@
 #include "payback/bench/cuda_gpt_trainer.hpp"
 #include "payback/bench/cuda_trainer.hpp"
 #include "payback/bench/gpt_trainer.hpp"
+#include "support/fixture_tensors.hpp"
 
 using namespace payback;
 using namespace payback::bench;
+using payback::test::fixture_tensors;
+using payback::test::relative_error;
 
 // gpt-small's CUDA step without a GPU: gpt_step.hpp's schedule run by HostOps, which loops over the
 // indices each kernel of gpt_kernels.cu covers and calls the same element functions (row reductions
@@ -225,26 +228,6 @@ private:
     gpu::GptBuffers buffers_;
     Ops ops_;
 };
-
-std::vector<Tensor> fixture_tensors(const nlohmann::json& list) {
-    std::vector<Tensor> out;
-    for (const auto& t : list) {
-        Tensor tensor(t.at("shape").get<std::vector<int>>());
-        tensor.data = t.at("data").get<std::vector<float>>();
-        out.push_back(std::move(tensor));
-    }
-    return out;
-}
-
-/// ‖ours − reference‖₂ / ‖reference‖₂ of one tensor.
-double relative_error(const Tensor& ours, const Tensor& reference) {
-    double difference = 0.0, norm = 0.0;
-    for (std::size_t i = 0; i < ours.size(); ++i) {
-        difference += std::pow(double(ours.data[i]) - reference.data[i], 2);
-        norm += std::pow(double(reference.data[i]), 2);
-    }
-    return std::sqrt(difference / norm);
-}
 
 struct Fixture {
     GptConfig config;

@@ -10,10 +10,13 @@
 
 #include "cpu/transformer_kernels.hpp"
 #include "payback/bench/gpt_trainer.hpp"
+#include "support/fixture_tensors.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace payback;
 using namespace payback::bench;
+using payback::test::fixture_tensors;
+using payback::test::relative_error;
 
 // The gpt-small trainer against PyTorch itself, on a tiny config (2 layers, d_model 16, 4 heads,
 // sequence 16, vocabulary 48, batch 2): tools/gpt_fixture.py trains the same model from the same
@@ -25,26 +28,6 @@ using namespace payback::bench;
 // build), one thread or two: see the INFO lines on failure.
 
 namespace {
-
-std::vector<Tensor> tensors(const nlohmann::json& list) {
-    std::vector<Tensor> out;
-    for (const auto& t : list) {
-        Tensor tensor(t.at("shape").get<std::vector<int>>());
-        tensor.data = t.at("data").get<std::vector<float>>();
-        REQUIRE(tensor.data.size() == Tensor::element_count(tensor.shape));
-        out.push_back(std::move(tensor));
-    }
-    return out;
-}
-
-double relative_error(const Tensor& ours, const Tensor& reference) {
-    double difference = 0.0, norm = 0.0;
-    for (std::size_t i = 0; i < ours.size(); ++i) {
-        difference += std::pow(double(ours.data[i]) - reference.data[i], 2);
-        norm += std::pow(double(reference.data[i]), 2);
-    }
-    return std::sqrt(difference) / std::sqrt(norm);
-}
 
 void check_tensors(const std::vector<Tensor>& ours, const std::vector<Tensor>& reference, const char* what) {
     REQUIRE(ours.size() == reference.size());
@@ -66,7 +49,7 @@ void check_against(const nlohmann::json& fixture) {
     config.vocab = c.at("vocab").get<int>();
     const Sgd sgd{fixture.at("learning_rate").get<float>(), fixture.at("momentum").get<float>()};
     const int batch_size = fixture.at("batch").get<int>();
-    const std::vector<Tensor> initial = tensors(fixture.at("initial_parameters"));
+    const std::vector<Tensor> initial = fixture_tensors(fixture.at("initial_parameters"));
     std::vector<TokenBatch> batches;
     std::vector<double> losses;
     for (const auto& step : fixture.at("steps")) {
@@ -86,8 +69,8 @@ void check_against(const nlohmann::json& fixture) {
             INFO("step " << s);
             CHECK(trainer->train_step(batches[s]) == Approx(losses[s]).epsilon(1e-5));
         }
-        check_tensors(trainer->gradients(), tensors(fixture.at("last_gradients")), "last step's gradient");
-        check_tensors(trainer->parameters(), tensors(fixture.at("final_parameters")), "final parameter");
+        check_tensors(trainer->gradients(), fixture_tensors(fixture.at("last_gradients")), "last step's gradient");
+        check_tensors(trainer->parameters(), fixture_tensors(fixture.at("final_parameters")), "final parameter");
     }
 }
 

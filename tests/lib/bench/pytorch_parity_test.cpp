@@ -12,10 +12,12 @@
 #include "payback/bench/cpu_trainer.hpp"
 #include "payback/bench/data.hpp"
 #include "payback/workload/network.hpp"
+#include "support/fixture_tensors.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace payback;
 using namespace payback::bench;
+using payback::test::fixture_tensors;
 
 // The CPU trainer against PyTorch itself: the tutorial network from PyTorch's initial parameters,
 // trained on PyTorch's batches (tools/torch_fixture.py writes them with every step's loss and the
@@ -27,21 +29,10 @@ using namespace payback::bench;
 
 namespace {
 
-std::vector<Tensor> tensors(const nlohmann::json& list) {
-    std::vector<Tensor> out;
-    for (const auto& t : list) {
-        Tensor tensor(t.at("shape").get<std::vector<int>>());
-        tensor.data = t.at("data").get<std::vector<float>>();
-        REQUIRE(tensor.data.size() == Tensor::element_count(tensor.shape));
-        out.push_back(std::move(tensor));
-    }
-    return out;
-}
-
 void check_against(const nlohmann::json& fixture) {
     const Workload& workload = find_workload(fixture.at("workload").get<std::string>());
-    const std::vector<Tensor> initial = tensors(fixture.at("initial_parameters"));
-    const std::vector<Tensor> final_params = tensors(fixture.at("final_parameters"));
+    const std::vector<Tensor> initial = fixture_tensors(fixture.at("initial_parameters"));
+    const std::vector<Tensor> final_params = fixture_tensors(fixture.at("final_parameters"));
     const Sgd sgd{fixture.at("learning_rate").get<float>(), fixture.at("momentum").get<float>()};
     const int batch_size = fixture.at("batch").get<int>();
     std::vector<Batch> batches;
