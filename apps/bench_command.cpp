@@ -171,8 +171,8 @@ void add_bench_command(CLI::App& app) {
                         "Length of each timed run in seconds, 0.001 to 3600 (default 0.5)");
     command->add_option("--data", request.data_file, "A CIFAR-10 binary file (data_batch_1.bin) instead of synthetic data");
     command->add_option("--precision", request.precision,
-                        "gpt-small: the arithmetic, fp32, or bf16 mixed precision on CUDA (default fp32; fp16 is refused, "
-                        "its loss scaling not implemented)")
+                        "gpt-small: the arithmetic, fp32, or on CUDA bf16 or fp16 mixed precision (fp16 with dynamic "
+                        "loss scaling; default fp32)")
         ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
     command->add_option("--quant", request.quant, "llm-decode: the weights' format, f16, q8_0 or q4_0 (default q4_0)");
     command->add_option("--context", request.context,

@@ -54,8 +54,13 @@ def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu
     # PyTorch lets cuDNN's convolutions use TF32 tensor cores by default (10-bit mantissas, on Ampere and
     # later); payback's CUDA trainer keeps FP32 throughout. --conv-tf32 off measures PyTorch like for like.
     torch.backends.cudnn.allow_tf32 = conv_tf32
-    # bf16: autocast's BF16 products with FP32 master weights and optimizer, payback's mixed precision
-    autocast = torch.autocast(device_type=device, dtype=torch.bfloat16, enabled=precision == "bf16")
+    # bf16 and fp16: autocast's BF16 or FP16 products with FP32 master weights and optimizer, payback's
+    # mixed precision; fp16 with GradScaler's dynamic loss scaling, as payback's LossScaler
+    dtype = torch.float16 if precision == "fp16" else torch.bfloat16
+    autocast = torch.autocast(device_type=device, dtype=dtype, enabled=precision in ("bf16", "fp16"))
+    scaler = None
+    if precision == "fp16":  # torch.amp.GradScaler from PyTorch 2.3, torch.cuda.amp's before
+        scaler = torch.amp.GradScaler(device) if hasattr(torch.amp, "GradScaler") else torch.cuda.amp.GradScaler()
     torch.manual_seed(0)
     net = WORKLOADS[workload]().to(device)
     criterion = nn.CrossEntropyLoss()
@@ -80,8 +85,13 @@ def measure(workload, batch, threads, seconds, runs, warmup_seconds, device="cpu
         with autocast:
             loss = criterion(forward(images), labels)
         optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        optimizer.step()
+        if scaler is None:
+            loss.backward()
+            optimizer.step()
+            return
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
 
     def timed(min_seconds, min_steps=1):
         synchronize()
@@ -128,8 +138,9 @@ def main():
                         help="warm-up seconds, and at least 3 steps (default 1)")
     parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                         help="where the network and the data live (default cpu)")
-    parser.add_argument("--precision", choices=("fp32", "bf16"), default="fp32",
-                        help="bf16: autocast's BF16 matrix products (gpt-small on cuda; default fp32)")
+    parser.add_argument("--precision", choices=("fp32", "bf16", "fp16"), default="fp32",
+                        help="bf16 or fp16: autocast's BF16 or FP16 matrix products, fp16 with GradScaler "
+                             "(gpt-small on cuda; default fp32)")
     parser.add_argument("--conv-tf32", choices=("on", "off"), default="on",
                         help="torch.backends.cudnn.allow_tf32 (default on, PyTorch's default)")
     args = parser.parse_args()

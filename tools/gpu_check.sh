@@ -5,9 +5,9 @@
 #   3. the same training steps in PyTorch on the same GPU (perf/pytorch_training_step.py --device cuda);
 #   4. llm-decode on the GPU in each weight format (F16, Q8_0, Q4_0) at batch 1 and 8, with the CPU's
 #      figures beside it (the decode rate against the GPU's bandwidth limit is in the table);
-#   5. gpt-small on the GPU in fp32 and bf16: payback bench, and PyTorch's step on the same GPU (autocast
-#      for bf16) where torch with CUDA imports; the losses after k steps against PyTorch's fixture and
-#      bf16 against fp32 are test cases of step 1 ([cuda][gpt]);
+#   5. gpt-small on the GPU in fp32, bf16 and fp16: payback bench, and PyTorch's step on the same GPU
+#      (autocast for bf16 and fp16, GradScaler for fp16) where torch with CUDA imports; the losses after
+#      k steps against PyTorch's fixture and bf16 and fp16 against fp32 are test cases of step 1 ([cuda][gpt]);
 #   6. compute-sanitizer's memcheck over a short bench of every workload, and memcheck and racecheck
 #      over gpt-small's kernels on the tiny fixture config, where it is installed.
 # Usage: tools/gpu_check.sh BIN_DIR OUT_DIR   (BIN_DIR holds payback, payback_tests, libpayback_cuda.so)
@@ -49,14 +49,14 @@ for quant in f16 q8_0 q4_0; do
 done
 
 gpt_batches=${GPU_CHECK_GPT_BATCHES:-8,32}
-step "gpt-small on the GPU (fp32, bf16; batches $gpt_batches)"
-for precision in fp32 bf16; do
+step "gpt-small on the GPU (fp32, bf16, fp16; batches $gpt_batches)"
+for precision in fp32 bf16 fp16; do
     "$bin/payback" bench --device cuda --workload gpt-small --precision "$precision" --batch "$gpt_batches" \
         --repeats 5 --seconds 0.5 --json -o "$out/gpt-small-$precision.json" || status=1
     cat "$out/gpt-small-$precision.json"
 done
 if python3 -c 'import torch, sys; sys.exit(not torch.cuda.is_available())' 2>/dev/null; then
-    for precision in fp32 bf16; do
+    for precision in fp32 bf16 fp16; do
         for batch in ${gpt_batches//,/ }; do
             python3 perf/pytorch_training_step.py --device cuda --workload gpt-small --precision "$precision" \
                 --batch "$batch" --threads 1 --seconds 0.5 --runs 5 --warmup 1 || status=1

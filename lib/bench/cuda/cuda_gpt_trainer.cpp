@@ -1,9 +1,11 @@
 // gpt-small's CUDA trainer: gpt_step.hpp's schedule run with gpt_kernels.cu and cuBLAS on one stream
 // of GPU 0. FP32 products go to cublasSgemmStridedBatched (full FP32, no TF32, as the CPU trainer and
-// PyTorch's default); BF16 ones round both operands into scratch copies and call
+// PyTorch's default); BF16 and FP16 ones round both operands into scratch copies and call
 // cublasGemmStridedBatchedEx with FP32 accumulation and FP32 output, so that everything outside the
-// products (LayerNorm, softmax, the loss, the optimizer, the master weights) stays FP32. Every buffer
-// is allocated in the constructor; timed steps do not synchronize with the host. Host code only.
+// products (LayerNorm, softmax, the loss, the optimizer, the master weights) stays FP32. FP16 adds
+// dynamic loss scaling (loss_scaler.hpp): each step reads back whether its gradients are finite. Every
+// buffer is allocated in the constructor; FP32 and BF16 timed steps do not synchronize with the host.
+// Host code only.
 #include "payback/bench/cuda_gpt_trainer.hpp"
 
 #include <cstdint>
@@ -33,26 +35,30 @@ using gpu::DeviceBuffer;
 struct CudaGptOps {
     cudaStream_t stream;
     cublasHandle_t blas;
-    bool bf16;
-    std::uint16_t* scratch_a;  // BF16 copies of cuBLAS's A' and B' (bf16 only)
+    GptPrecision precision;
+    std::uint16_t* scratch_a;  // BF16 or FP16 copies of cuBLAS's A' and B' (not fp32)
     std::uint16_t* scratch_b;
+    int* nonfinite;  // one int of device memory (fp16's finite check)
 
     void gemm(const gpu::GptGemm& g) {
         const gpu::Gemm& m = g.gemm;
         const cublasOperation_t op_a = m.transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N;
         const cublasOperation_t op_b = m.transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N;
         const float zero = 0.0f;
-        if (!bf16) {
+        if (precision == GptPrecision::fp32) {
             PAYBACK_CUBLAS_CHECK(cublasSgemmStridedBatched(blas, op_a, op_b, m.m, m.n, m.k, &g.alpha, m.a, m.lda,
                                                            g.stride_a, m.b, m.ldb, g.stride_b, &zero, m.c, m.ldc,
                                                            g.stride_c, g.count));
             return;
         }
-        gpu::gpt_to_bf16(m.a, scratch_a, gpu::span_of_a(g), stream);
-        gpu::gpt_to_bf16(m.b, scratch_b, gpu::span_of_b(g), stream);
-        PAYBACK_CUBLAS_CHECK(cublasGemmStridedBatchedEx(blas, op_a, op_b, m.m, m.n, m.k, &g.alpha, scratch_a,
-                                                        CUDA_R_16BF, m.lda, g.stride_a, scratch_b, CUDA_R_16BF, m.ldb,
-                                                        g.stride_b, &zero, m.c, CUDA_R_32F, m.ldc, g.stride_c, g.count,
+        const bool bf16 = precision == GptPrecision::bf16;
+        const auto to_copy = bf16 ? gpu::gpt_to_bf16 : gpu::gpt_to_fp16;
+        const cudaDataType_t type = bf16 ? CUDA_R_16BF : CUDA_R_16F;
+        to_copy(m.a, scratch_a, gpu::span_of_a(g), stream);
+        to_copy(m.b, scratch_b, gpu::span_of_b(g), stream);
+        PAYBACK_CUBLAS_CHECK(cublasGemmStridedBatchedEx(blas, op_a, op_b, m.m, m.n, m.k, &g.alpha, scratch_a, type,
+                                                        m.lda, g.stride_a, scratch_b, type, m.ldb, g.stride_b, &zero,
+                                                        m.c, CUDA_R_32F, m.ldc, g.stride_c, g.count,
                                                         CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     }
     void embedding(const int* tokens, const float* wte, const float* wpe, float* x, int count, int sequence, int d) {
@@ -93,8 +99,18 @@ struct CudaGptOps {
     void causal_softmax_backward(const float* probs, float* dprobs, int rows, int sequence) {
         gpu::gpt_causal_softmax_backward(probs, dprobs, rows, sequence, stream);
     }
-    void cross_entropy(float* logits, const int* targets, float* row_loss, float* loss, int rows, int vocab) {
-        gpu::gpt_cross_entropy(logits, targets, row_loss, loss, rows, vocab, stream);
+    void cross_entropy(float* logits, const int* targets, float* row_loss, float* loss, int rows, int vocab,
+                       float gradient_scale) {
+        gpu::gpt_cross_entropy(logits, targets, row_loss, loss, rows, vocab, gradient_scale, stream);
+    }
+    void scale(float* x, long long count, float factor) { gpu::gpt_scale(x, count, factor, stream); }
+    /// Synchronizes with the host, which decides whether to skip the step.
+    bool all_finite(const float* x, long long count) {
+        gpu::gpt_flag_nonfinite(x, count, nonfinite, stream);
+        int flag = 0;
+        PAYBACK_CUDA_CHECK(cudaMemcpyAsync(&flag, nonfinite, sizeof flag, cudaMemcpyDeviceToHost, stream));
+        PAYBACK_CUDA_CHECK(cudaStreamSynchronize(stream));
+        return flag == 0;
     }
     void sgd(float* p, const float* g, float* v, long long count, float lr, float momentum, bool first) {
         gpu::sgd_momentum(p, g, v, count, lr, momentum, first, stream);
@@ -107,7 +123,7 @@ class CudaGptTrainer final : public GptTrainer {
 public:
     CudaGptTrainer(const GptConfig& config, const std::vector<Tensor>& parameters, int batch_size,
                    GptPrecision precision, Sgd sgd)
-        : config_(config), batch_(batch_size), sgd_(sgd), bf16_(precision == GptPrecision::bf16) {
+        : config_(config), batch_(batch_size), sgd_(sgd), precision_(precision) {
         validate_gpt_config(config);
         const CudaStatus status = cuda_status();
         if (!status.available) throw std::runtime_error("the CUDA trainer is unavailable: " + status.reason);
@@ -145,10 +161,11 @@ public:
                 return buffer.get();
             });
         gpu::fill(buffers_.ones, 1.0f, static_cast<long long>(tokens()), stream);
-        if (bf16_) {
+        if (precision_ != GptPrecision::fp32) {
             scratch_a_ = DeviceBuffer<std::uint16_t>(gpu::gpt_largest_operand(config, batch_size));
             scratch_b_ = DeviceBuffer<std::uint16_t>(gpu::gpt_largest_operand(config, batch_size));
         }
+        if (precision_ == GptPrecision::fp16) nonfinite_ = DeviceBuffer<int>(1);
         upload_parameters(parameters);
         // One step on the zero batch: lazy module loading and cuBLAS's kernel choice happen here, not in
         // the first timed step; then the parameters and the momentum go back.
@@ -156,6 +173,7 @@ public:
         upload_parameters(parameters);
         floats_zero(buffers_.velocities, buffers_.flat_size);
         first_update_ = true;
+        scaler_ = {};
         PAYBACK_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
 
@@ -221,12 +239,14 @@ private:
     void check(const TokenBatch& batch) const { check_token_batch(config_, batch_, batch); }
 
     void run_step(bool update) {
-        CudaGptOps ops{stream_->get(), blas_->get(), bf16_, scratch_a_.get(), scratch_b_.get()};
+        CudaGptOps ops{stream_->get(), blas_->get(), precision_, scratch_a_.get(), scratch_b_.get(), nonfinite_.get()};
+        const bool scaled = precision_ == GptPrecision::fp16;
         gpu::gpt_forward(config_, buffers_, ops, batch_);
-        gpu::gpt_loss(config_, buffers_, ops, batch_);
+        gpu::gpt_loss(config_, buffers_, ops, batch_, scaled ? scaler_.scale : 1.0f);
         gpu::gpt_backward(config_, buffers_, ops, batch_);
         if (!update) return;
-        gpu::gpt_update(buffers_, ops, sgd_, first_update_);
+        if (!scaled) gpu::gpt_update(buffers_, ops, sgd_, first_update_);
+        else if (!gpu::gpt_update_scaled(buffers_, ops, sgd_, first_update_, scaler_)) return;  // skipped
         first_update_ = false;
     }
 
@@ -256,8 +276,9 @@ private:
     GptConfig config_;
     int batch_;
     Sgd sgd_;
-    bool bf16_;
+    GptPrecision precision_;
     bool first_update_ = true;
+    gpu::LossScaler scaler_;  // fp16 only
     std::string device_name_;
     gpu::GptLayout layout_;
     // Declared before the buffers, destroyed after them: the destructor synchronizes the stream first.
@@ -268,6 +289,7 @@ private:
     std::vector<DeviceBuffer<float>> floats_;
     std::vector<DeviceBuffer<int>> ints_;
     DeviceBuffer<std::uint16_t> scratch_a_, scratch_b_;
+    DeviceBuffer<int> nonfinite_;
     gpu::GptBuffers buffers_;
 };
 

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include <cuda_fp16.h>
+
 #include "check.cuh"
 
 namespace payback::bench::gpu {
@@ -168,8 +170,8 @@ __global__ void __launch_bounds__(kThreads)
 
 __global__ void __launch_bounds__(kThreads)
     cross_entropy_rows_kernel(float* logits, const int* __restrict__ targets, float* __restrict__ row_loss, int rows,
-                              int vocab) {
-    const float scale = 1.0f / static_cast<float>(rows);
+                              int vocab, float gradient_scale) {
+    const float scale = gradient_scale / static_cast<float>(rows);
     for (int r = blockIdx.x; r < rows; r += gridDim.x) {
         float* z = logits + static_cast<long long>(r) * vocab;
         const int target = targets[r];
@@ -195,6 +197,18 @@ __global__ void __launch_bounds__(kThreads) mean_kernel(const float* __restrict_
 
 __global__ void to_bf16_kernel(const float* __restrict__ x, std::uint16_t* __restrict__ y, long long count) {
     PAYBACK_GRID_STRIDE(i, count) y[i] = float_to_bf16_bits(x[i]);
+}
+
+__global__ void to_fp16_kernel(const float* __restrict__ x, std::uint16_t* __restrict__ y, long long count) {
+    PAYBACK_GRID_STRIDE(i, count) y[i] = __half_as_ushort(__float2half_rn(x[i]));
+}
+
+__global__ void scale_kernel(float* x, long long count, float factor) {
+    PAYBACK_GRID_STRIDE(i, count) x[i] *= factor;
+}
+
+__global__ void flag_nonfinite_kernel(const float* __restrict__ x, long long count, int* __restrict__ flag) {
+    PAYBACK_GRID_STRIDE(i, count) if (!isfinite(x[i])) *flag = 1;  // any thread may write it: all write 1
 }
 
 }  // namespace
@@ -273,8 +287,9 @@ void gpt_causal_softmax_backward(const float* probs, float* dprobs, int rows, in
 }
 
 void gpt_cross_entropy(float* logits, const int* targets, float* row_loss, float* loss, int rows, int vocab,
-                       cudaStream_t stream) {
-    cross_entropy_rows_kernel<<<row_blocks(rows), kThreads, 0, stream>>>(logits, targets, row_loss, rows, vocab);
+                       float gradient_scale, cudaStream_t stream) {
+    cross_entropy_rows_kernel<<<row_blocks(rows), kThreads, 0, stream>>>(logits, targets, row_loss, rows, vocab,
+                                                                          gradient_scale);
     PAYBACK_CUDA_CHECK_LAUNCH();
     mean_kernel<<<1, kThreads, 0, stream>>>(row_loss, loss, rows);
     PAYBACK_CUDA_CHECK_LAUNCH();
@@ -282,6 +297,22 @@ void gpt_cross_entropy(float* logits, const int* targets, float* row_loss, float
 
 void gpt_to_bf16(const float* x, std::uint16_t* y, long long count, cudaStream_t stream) {
     to_bf16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(x, y, count);
+    PAYBACK_CUDA_CHECK_LAUNCH();
+}
+
+void gpt_to_fp16(const float* x, std::uint16_t* y, long long count, cudaStream_t stream) {
+    to_fp16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(x, y, count);
+    PAYBACK_CUDA_CHECK_LAUNCH();
+}
+
+void gpt_scale(float* x, long long count, float factor, cudaStream_t stream) {
+    scale_kernel<<<blocks_for(count), kThreads, 0, stream>>>(x, count, factor);
+    PAYBACK_CUDA_CHECK_LAUNCH();
+}
+
+void gpt_flag_nonfinite(const float* x, long long count, int* flag, cudaStream_t stream) {
+    PAYBACK_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), stream));
+    flag_nonfinite_kernel<<<blocks_for(count), kThreads, 0, stream>>>(x, count, flag);
     PAYBACK_CUDA_CHECK_LAUNCH();
 }
 

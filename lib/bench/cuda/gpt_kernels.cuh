@@ -40,11 +40,18 @@ void gpt_causal_softmax(float* scores, int rows, int sequence, cudaStream_t stre
 void gpt_causal_softmax_backward(const float* probs, float* dprobs, int rows, int sequence, cudaStream_t stream);
 
 /// Each row's loss into row_loss, their mean into *loss (one block: deterministic), and the logits'
-/// gradient in place of the logits.
+/// gradient, times `gradient_scale` (FP16's loss scale, else 1), in place of the logits.
 void gpt_cross_entropy(float* logits, const int* targets, float* row_loss, float* loss, int rows, int vocab,
-                       cudaStream_t stream);
+                       float gradient_scale, cudaStream_t stream);
 
 /// BF16 copies (as bit patterns, cuBLAS's CUDA_R_16BF) of `count` floats.
 void gpt_to_bf16(const float* x, std::uint16_t* y, long long count, cudaStream_t stream);
+/// FP16 copies (IEEE binary16 bits, cuBLAS's CUDA_R_16F), rounded to nearest even; beyond 65,504, ±inf.
+void gpt_to_fp16(const float* x, std::uint16_t* y, long long count, cudaStream_t stream);
+
+/// x *= factor, `count` floats.
+void gpt_scale(float* x, long long count, float factor, cudaStream_t stream);
+/// *flag (device memory) = 1 when any of `count` floats is infinite or NaN, else 0.
+void gpt_flag_nonfinite(const float* x, long long count, int* flag, cudaStream_t stream);
 
 }  // namespace payback::bench::gpu

@@ -18,6 +18,7 @@
 
 #include "gpt_elements.cuh"
 #include "gpt_gemm.hpp"
+#include "loss_scaler.hpp"
 #include "payback/bench/gpt_trainer.hpp"
 
 namespace payback::bench::gpu {
@@ -182,10 +183,11 @@ void gpt_forward(const GptConfig& c, const GptBuffers& b, Ops& ops, int batch) {
     ops.gemm(row_major_gemm(false, true, T, c.vocab, d, b.xf, b.parameter[0], b.logits));  // the tied head
 }
 
-/// The mean cross-entropy into *b.loss; the logits' gradient replaces the logits.
+/// The mean cross-entropy into *b.loss; the logits' gradient, times `loss_scale` (FP16's LossScaler),
+/// replaces the logits.
 template <class Ops>
-void gpt_loss(const GptConfig& c, const GptBuffers& b, Ops& ops, int batch) {
-    ops.cross_entropy(b.logits, b.targets, b.row_loss, b.loss, batch * c.sequence, c.vocab);
+void gpt_loss(const GptConfig& c, const GptBuffers& b, Ops& ops, int batch, float loss_scale = 1.0f) {
+    ops.cross_entropy(b.logits, b.targets, b.row_loss, b.loss, batch * c.sequence, c.vocab, loss_scale);
 }
 
 /// Every gradient overwritten (the token embedding's gets the head's part, then the embedding's added).
@@ -243,6 +245,18 @@ void gpt_backward(const GptConfig& c, const GptBuffers& b, Ops& ops, int batch) 
 template <class Ops>
 void gpt_update(const GptBuffers& b, Ops& ops, const Sgd& sgd, bool first_step) {
     ops.sgd(b.parameters, b.gradients, b.velocities, b.flat_size, sgd.learning_rate, sgd.momentum, first_step);
+}
+
+/// FP16's update after a backward pass from gpt_loss(..., scaler.scale): when every gradient is finite,
+/// they are divided by the scale (a power of two: exactly) and applied; otherwise the step is skipped
+/// and the gradients stay as they came. Moves the scale (LossScaler::apply); whether the step was applied.
+template <class Ops>
+bool gpt_update_scaled(const GptBuffers& b, Ops& ops, const Sgd& sgd, bool first_step, LossScaler& scaler) {
+    const float used = scaler.scale;
+    if (!scaler.apply(ops.all_finite(b.gradients, b.flat_size))) return false;
+    ops.scale(b.gradients, b.flat_size, 1.0f / used);
+    gpt_update(b, ops, sgd, first_step);
+    return true;
 }
 
 }  // namespace payback::bench::gpu

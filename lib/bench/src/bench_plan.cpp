@@ -49,10 +49,6 @@ void check_precision(const BenchRequest& r, bool gpt) {
         throw flag_error("--precision", fmt::format("gpt-small on the CPU runs fp32 only, got \"{}\" (bf16 and fp16 "
                                                     "are for CUDA: --device cuda)",
                                                     r.precision));
-    if (r.precision != "bf16")
-        throw flag_error("--precision", fmt::format("gpt-small on CUDA runs fp32 or bf16, got \"{}\" (fp16 with loss "
-                                                    "scaling is not implemented)",
-                                                    r.precision));
 }
 
 }  // namespace

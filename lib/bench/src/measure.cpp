@@ -153,11 +153,12 @@ BenchResult run_gpt_benchmark(const BenchConfig& config) {
     const bool on_gpu = config.device == "cuda";
     if (!on_gpu && config.device != "cpu")
         throw std::invalid_argument("device must be \"cpu\" or \"cuda\", got \"" + config.device + "\"");
-    const bool precision_runs = config.precision == "fp32" || (on_gpu && config.precision == "bf16");
-    if (!precision_runs)
+    const bool mixed = config.precision == "bf16" || config.precision == "fp16";
+    if (config.precision != "fp32" && !(on_gpu && mixed))
         throw InputError("", 0, "precision",
-                         on_gpu ? fmt::format("gpt-small on CUDA runs fp32 or bf16, got \"{}\"", config.precision)
-                                : fmt::format("gpt-small on the CPU runs fp32 only, got \"{}\" (bf16 is for CUDA)",
+                         on_gpu ? fmt::format("gpt-small on CUDA runs fp32, bf16 or fp16, got \"{}\"", config.precision)
+                                : fmt::format("gpt-small on the CPU runs fp32 only, got \"{}\" (bf16 and fp16 are for "
+                                              "CUDA)",
                                               config.precision));
     const GptConfig gpt = gpt_small_config();
     const std::string label =
@@ -167,7 +168,9 @@ BenchResult run_gpt_benchmark(const BenchConfig& config) {
     const std::vector<Tensor> initial = gpt_default_parameters(gpt, config.seed);
     std::unique_ptr<GptTrainer> trainer =
         on_gpu ? make_cuda_gpt_trainer(gpt, initial, config.batch,
-                                       config.precision == "bf16" ? GptPrecision::bf16 : GptPrecision::fp32)
+                                       config.precision == "bf16"   ? GptPrecision::bf16
+                                       : config.precision == "fp16" ? GptPrecision::fp16
+                                                                    : GptPrecision::fp32)
                : make_gpt_trainer(gpt, initial, config.batch, config.threads);
     std::vector<TokenBatch> pool;
     for (int i = 0; i < pool_size; ++i)

@@ -102,8 +102,10 @@ TEST_CASE("bad options are refused naming the flag or key", "[bench][plan][error
     CHECK(refused(r).source() == "--precision");
     CHECK_THAT(refused(r).message(), Catch::Contains("gpt-small on the CPU runs fp32 only"));
     r.device = "cuda";
-    r.precision = "fp16";
-    CHECK_THAT(refused(r).message(), Catch::Contains("fp16 with loss scaling is not implemented"));
+    for (const std::string precision : {"bf16", "fp16"}) {  // mixed precision is CUDA's
+        r.precision = precision;
+        CHECK_NOTHROW(plan_benchmark(r, no_gpu));
+    }
     r = on_cpu("mlp");
     r.precision = "fp16";
     CHECK(refused(r).message() == "only gpt-small takes a precision; mlp trains in fp32");

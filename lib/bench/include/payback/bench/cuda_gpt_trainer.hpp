@@ -1,6 +1,7 @@
 // gpt-small's training step on GPU 0 (lib/bench/cuda/cuda_gpt_trainer.cpp), in FP32 or in mixed
-// precision: BF16 copies of both operands of every matrix product, FP32 accumulation and outputs,
-// FP32 master weights, gradients and optimizer (docs/benchmark.md states the tolerance against FP32).
+// precision: BF16 or FP16 copies of both operands of every matrix product, FP32 accumulation and
+// outputs, FP32 master weights, gradients and optimizer, and for FP16 dynamic loss scaling
+// (docs/benchmark.md states the tolerances against FP32).
 // Without CUDA at build or run time cuda_status() says why, and make_cuda_gpt_trainer() throws.
 #pragma once
 
@@ -11,7 +12,7 @@
 
 namespace payback::bench {
 
-enum class GptPrecision { fp32, bf16 };
+enum class GptPrecision { fp32, bf16, fp16 };
 
 /// `parameters` in gpt_parameter_shapes() order, `batch_size` ≥ 1 sequences (else std::invalid_argument);
 /// std::runtime_error when CUDA is unavailable.
