@@ -83,7 +83,6 @@ bool holds(const CloudInstance& i, const Condition& c) {
     return *have != wanted;
 }
 
-
 std::vector<Condition> parse_conditions(const std::string& expression) {
     std::vector<Condition> conditions;
     std::size_t start = 0;

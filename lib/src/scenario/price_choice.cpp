@@ -8,9 +8,9 @@
 #include <system_error>
 
 #include "payback/base/data_directory.hpp"
-#include "payback/market/price_dates.hpp"
 #include "payback/base/error.hpp"
 #include "payback/market/catalog.hpp"
+#include "payback/market/price_dates.hpp"
 #include "payback/market/price_history.hpp"
 
 namespace payback {
