@@ -270,6 +270,16 @@ struct Fixture {
     }
 };
 
+/// Both trained on `batches`, step by step: the largest relative difference of `mixed`'s loss from `fp32`'s.
+double largest_loss_difference(HostGpt<>& fp32, HostGpt<>& mixed, const std::vector<TokenBatch>& batches) {
+    double largest = 0.0;
+    for (const TokenBatch& batch : batches) {
+        const double a = fp32.step(batch), b = mixed.step(batch);
+        largest = std::max(largest, std::abs(b - a) / a);
+    }
+    return largest;
+}
+
 }  // namespace
 
 TEST_CASE("the CUDA gpt step's schedule and element functions train the tiny transformer as PyTorch does",
@@ -299,11 +309,7 @@ TEST_CASE("the BF16 path's losses stay within the stated tolerance of FP32's (ho
     // all (the rounding is applied).
     const Fixture f;
     HostGpt<> fp32(f.config, f.initial, f.batch, f.sgd), bf16(f.config, f.initial, f.batch, f.sgd, GptPrecision::bf16);
-    double largest = 0.0;
-    for (const TokenBatch& batch : f.batches) {
-        const double a = fp32.step(batch), b = bf16.step(batch);
-        largest = std::max(largest, std::abs(b - a) / a);
-    }
+    const double largest = largest_loss_difference(fp32, bf16, f.batches);
     INFO("largest relative loss difference " << largest);
     CHECK(largest <= 1e-2);
     CHECK(largest > 0.0);
@@ -331,11 +337,7 @@ TEST_CASE("the FP16 path with loss scaling trains the tiny transformer as FP32 d
     // stated tolerance. Measured: 8.0e-7, and the last gradients within 6.7e-4 of FP32's.
     const Fixture f;
     HostGpt<> fp32(f.config, f.initial, f.batch, f.sgd), fp16(f.config, f.initial, f.batch, f.sgd, GptPrecision::fp16);
-    double largest = 0.0;
-    for (const TokenBatch& batch : f.batches) {
-        const double a = fp32.step(batch), b = fp16.step(batch);
-        largest = std::max(largest, std::abs(b - a) / a);
-    }
+    const double largest = largest_loss_difference(fp32, fp16, f.batches);
     INFO("largest relative loss difference " << largest);
     CHECK(largest <= 1.3e-3);
     CHECK(largest > 0.0);
