@@ -60,8 +60,7 @@ Scenario load(const ScenarioArgs& args) {
 }
 
 PriceAge price_age_of(const Scenario& scenario, const ScenarioArgs& args) {
-    // With --as-of the question is whether the prices were current then, not now.
-    return price_age(scenario.price_dates, args.as_of.empty() ? today() : args.as_of, args.max_age_days);
+    return price_age_of(scenario, args.max_age_days);
 }
 
 void add_price_age(nlohmann::json& out, const PriceAge& age) {

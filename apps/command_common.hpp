@@ -37,7 +37,8 @@ std::vector<Override> parsed_overrides(const ScenarioArgs& args);
 /// Throws InputError.
 Scenario load(const ScenarioArgs& args);
 
-/// How old the catalog prices `scenario` used are, on today() (docs/markets.md, "How old prices are").
+/// How old the catalog prices `scenario` used are, at --max-age (docs/markets.md, "How old prices are"):
+/// price_age_of(scenario, max_age_days), judged on --as-of's day, else today.
 PriceAge price_age_of(const Scenario& scenario, const ScenarioArgs& args);
 
 /// Adds "prices_as_of" (a date, or null when no catalog price was used) and "stale" to a JSON object.

@@ -11,6 +11,7 @@
 #include "payback/market/price_dates.hpp"
 #include "payback/model/comparison.hpp"
 #include "payback/model/metric_table.hpp"
+#include "payback/scenario/price_choice.hpp"
 #include "payback/report/report_json.hpp"  // the CLI's JSON of a comparison
 
 namespace payback::python {
@@ -71,9 +72,8 @@ void bind_model(py::module_& m) {
             for (const auto& t : c.cashflows) tables.append(table(t));
             py::dict out;
             nlohmann::json report = comparison_json(s, c);
-            // How old the prices are, as `payback compare --json` says at its default --max-age of 90 days:
-            // on the as_of day the prices were chosen for, else today.
-            const PriceAge age = price_age(s.price_dates, s.prices.at.value_or(today()), 90);
+            // How old the prices are, as `payback compare --json` says at its default --max-age of 90 days.
+            const PriceAge age = price_age_of(s, 90);
             report["prices_as_of"] = age.prices_as_of ? nlohmann::json(*age.prices_as_of) : nlohmann::json(nullptr);
             report["stale"] = age.stale;
             out["report"] = to_python(report);

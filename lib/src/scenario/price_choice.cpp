@@ -50,4 +50,9 @@ PriceChoice choose_prices(const std::string& as_of, const std::string& db) {
     return choice;
 }
 
+PriceAge price_age_of(const Scenario& scenario, int max_age_days) {
+    // With --as-of the question is whether the prices were current then, not now.
+    return price_age(scenario.price_dates, scenario.prices.at.value_or(today()), max_age_days);
+}
+
 }  // namespace payback

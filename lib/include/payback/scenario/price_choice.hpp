@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "payback/market/price_dates.hpp"
 #include "payback/scenario/scenario.hpp"
 
 namespace payback {
@@ -13,5 +14,9 @@ namespace payback {
 /// (default_price_history_path()) when there is a file there: a stray default history never changes
 /// an answer that asks for no date. InputError naming --as-of or --db for a bad date or a missing file.
 PriceChoice choose_prices(const std::string& as_of, const std::string& db);
+
+/// How old the catalog prices `scenario` used are: on the day its prices were chosen for
+/// (Scenario::prices.at, --as-of), else today(); stale past `max_age_days`.
+PriceAge price_age_of(const Scenario& scenario, int max_age_days);
 
 }  // namespace payback
