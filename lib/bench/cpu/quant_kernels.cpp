@@ -1,6 +1,8 @@
 #include "cpu/quant_kernels.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <cstring>
 #include <vector>
 
 // Compiled once per instruction set (cmake/PaybackIsa.cmake): AVX2 with F16C and FMA in x86-64-v3,
@@ -100,9 +102,10 @@ __m512 pair_scales(float d0, float d1) {
 }
 
 // How far ahead of the rows being read to prefetch, in bytes. One row alone is read too slowly to keep
-// enough cache-line fills in flight; four rows with prefetches come close to a plain read loop
-// (docs/benchmark.md, "llm-decode against the memory bandwidth").
-constexpr int prefetch_distance = 512;
+// enough cache-line fills in flight, so four rows are read side by side. 8 KB, about the next four rows
+// of a 2,048-column Q8_0 matrix, gave Q8_0 decoding 21 to 26 tokens/s where 512 bytes gave 17 and 2 KB
+// 13 to 15 (docs/benchmark.md, "llm-decode against the memory bandwidth"); F16 barely moved.
+constexpr int prefetch_distance = 8192;
 
 void prefetch(const void* address) { _mm_prefetch(static_cast<const char*>(address) + prefetch_distance, _MM_HINT_T0); }
 
@@ -261,6 +264,132 @@ PAYBACK_VNNI void matmul_q4_0_vnni(const BlockQ4_0* w, int cols, int row_begin, 
     matmul_vnni(w, cols, row_begin, row_end, x, ldx, vectors, y, ldy);
 }
 
+// ---- Q4_0 packed 16 rows at a time (cpu/q4_0x16.hpp): lane r of every vector is row r of the group. ----
+
+/// An activation block's part of every product, found once per product: its scale and −8 × Σ q_x.
+struct PreparedBlock {
+    float d;
+    std::int32_t minus_8_sum;
+};
+
+void prepare_blocks(const BlockQ8_0* x, std::ptrdiff_t ldx, int vectors, int blocks, std::vector<PreparedBlock>& out) {
+    out.resize(std::size_t(vectors) * blocks);
+    for (int v = 0; v < vectors; ++v)
+        for (int b = 0; b < blocks; ++b) {
+            const BlockQ8_0& block = x[v * ldx + b];
+            std::int32_t sum = 0;
+            for (const std::int8_t q : block.qs) sum += q;
+            out[std::size_t(v) * blocks + b] = {_cvtsh_ss(block.d), -8 * sum};
+        }
+}
+
+/// Four consecutive activation quants in every 32-bit lane.
+__m512i broadcast_quad(const std::int8_t* quants) {
+    std::int32_t quad = 0;
+    std::memcpy(&quad, quants, sizeof quad);
+    return _mm512_set1_epi32(quad);
+}
+
+/// One block column's integer sums Σ (q_w − 8)·q_x for the group's 16 rows, from its nibbles (0..15):
+/// nibbles[j] holds weights 4j..4j+3 of each row, nibbles[4 + j] weights 16 + 4j.. (four chains, not one,
+/// so that the eight vpdpbusd need not wait for each other).
+PAYBACK_VNNI __m512i group_block_sums(const __m512i (&nibbles)[8], const BlockQ8_0& x, std::int32_t minus_8_sum) {
+    __m512i sums[4];
+    for (int j = 0; j < 4; ++j) {
+        sums[j] = j == 0 ? _mm512_set1_epi32(minus_8_sum) : _mm512_setzero_si512();
+        sums[j] = _mm512_dpbusd_epi32(sums[j], nibbles[j], broadcast_quad(x.qs + std::ptrdiff_t(4) * j));
+        sums[j] = _mm512_dpbusd_epi32(sums[j], nibbles[4 + j], broadcast_quad(x.qs + 16 + std::ptrdiff_t(4) * j));
+    }
+    return _mm512_add_epi32(_mm512_add_epi32(sums[0], sums[1]), _mm512_add_epi32(sums[2], sums[3]));
+}
+
+/// `Groups` consecutive groups of 16 rows times `Vectors` vectors, into out[group][vector]: each block
+/// column's nibbles are unpacked once for all the vectors, and the groups are read side by side, as
+/// separate streams: one stream a thread does not keep enough cache-line fills in flight (docs/benchmark.md).
+/// A group's operations with a vector do not depend on Groups or Vectors.
+// How far ahead of each group's stream to prefetch: about seven block columns. Of 1, 2 and 4 KB (four
+// streams a thread), 1 and 2 KB were best; one stream a thread wanted 8 KB and was still 15 % slower.
+constexpr int group_prefetch_distance = 2048;
+
+template <int Groups, int Vectors>
+PAYBACK_VNNI void groups_times_vectors(const BlockQ4_0x16* groups, int blocks, const BlockQ8_0* const* x,
+                                       const PreparedBlock* const* prepared, bool fetch_ahead, __m512 (*out)[4]) {
+    __m512 acc[Groups][Vectors];
+    for (int g = 0; g < Groups; ++g)
+        for (int v = 0; v < Vectors; ++v) acc[g][v] = _mm512_setzero_ps();
+    const __m512i low_nibble = _mm512_set1_epi8(0x0f);
+    for (int b = 0; b < blocks; ++b)
+        for (int g = 0; g < Groups; ++g) {
+            const BlockQ4_0x16& block = groups[std::ptrdiff_t(g) * blocks + b];
+            if (fetch_ahead) {
+                for (int line = 0; line < int(sizeof block); line += 64)
+                    _mm_prefetch(reinterpret_cast<const char*>(&block) + line + group_prefetch_distance, _MM_HINT_T0);
+            }
+            __m512i nibbles[8];
+            for (int j = 0; j < 4; ++j) {
+                const __m512i bytes = _mm512_loadu_si512(block.qs + std::ptrdiff_t(64) * j);
+                nibbles[j] = _mm512_and_si512(bytes, low_nibble);
+                nibbles[4 + j] = _mm512_and_si512(_mm512_srli_epi16(bytes, 4), low_nibble);
+            }
+            const __m512 d_w = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block.d)));
+            for (int v = 0; v < Vectors; ++v) {
+                const __m512i sums = group_block_sums(nibbles, x[v][b], prepared[v][b].minus_8_sum);
+                acc[g][v] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sums),
+                                            _mm512_mul_ps(d_w, _mm512_set1_ps(prepared[v][b].d)), acc[g][v]);
+            }
+        }
+    for (int g = 0; g < Groups; ++g)
+        for (int v = 0; v < Vectors; ++v) out[g][v] = acc[g][v];
+}
+
+template <int Groups>
+PAYBACK_VNNI void groups_times_vectors(int vectors, const BlockQ4_0x16* groups, int blocks, const BlockQ8_0* const* x,
+                                       const PreparedBlock* const* prepared, bool fetch_ahead, __m512 (*out)[4]) {
+    if (vectors == 4) groups_times_vectors<Groups, 4>(groups, blocks, x, prepared, fetch_ahead, out);
+    if (vectors == 3) groups_times_vectors<Groups, 3>(groups, blocks, x, prepared, fetch_ahead, out);
+    if (vectors == 2) groups_times_vectors<Groups, 2>(groups, blocks, x, prepared, fetch_ahead, out);
+    if (vectors == 1) groups_times_vectors<Groups, 1>(groups, blocks, x, prepared, fetch_ahead, out);
+}
+
+/// Lanes of the group whose first row is `first` that hold rows in [row_begin, row_end).
+__mmask16 rows_in(int first, int row_begin, int row_end) {
+    const int from = std::max(row_begin - first, 0), to = std::min(row_end - first, q4_0x16_rows);
+    return static_cast<__mmask16>(((1u << to) - 1) & ~((1u << from) - 1));
+}
+
+/// Four groups at a time, then one, against the vectors four at a time while the groups' block columns
+/// are in cache, prefetched during the first four's pass; each row's result is stored from its lane.
+PAYBACK_VNNI void matmul_q4_0x16_vnni(const BlockQ4_0x16* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
+                                      std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy) {
+    constexpr int most = 4;  // groups, and vectors, at a time
+    const int blocks = cols / quant_block;
+    thread_local std::vector<PreparedBlock> prepared;
+    prepare_blocks(x, ldx, vectors, blocks, prepared);
+    const int end_group = (row_end + q4_0x16_rows - 1) / q4_0x16_rows;
+    for (int g = row_begin / q4_0x16_rows; g < end_group;) {
+        const int groups = end_group - g >= most ? most : 1;
+        for (int v = 0; v < vectors; v += most) {
+            const int n = std::min(most, vectors - v);
+            const BlockQ8_0* xs[most];
+            const PreparedBlock* ps[most];
+            for (int i = 0; i < n; ++i) {
+                xs[i] = x + (v + i) * ldx;
+                ps[i] = prepared.data() + std::ptrdiff_t(v + i) * blocks;
+            }
+            __m512 out[most][most];
+            const BlockQ4_0x16* first = w + std::ptrdiff_t(g) * blocks;
+            if (groups == most) groups_times_vectors<most>(n, first, blocks, xs, ps, v == 0, out);
+            if (groups == 1) groups_times_vectors<1>(n, first, blocks, xs, ps, v == 0, out);
+            for (int k = 0; k < groups; ++k) {
+                const int first_row = (g + k) * q4_0x16_rows;
+                for (int i = 0; i < n; ++i)
+                    _mm512_mask_storeu_ps(y + (v + i) * ldy + first_row, rows_in(first_row, row_begin, row_end), out[k][i]);
+            }
+        }
+        g += groups;
+    }
+}
+
 #undef PAYBACK_VNNI
 
 #elif PAYBACK_QUANT_AVX2
@@ -372,15 +501,16 @@ namespace payback::PAYBACK_ISA_NAMESPACE {
 const bench::cpu::QuantKernelChoices& llm_quant_kernels() {
     using namespace bench::cpu;
 #if PAYBACK_QUANT_AVX512
-    static constexpr QuantKernels plain{"avx512", &matmul_f16, &matmul_q8_0, &matmul_q4_0};
-    static constexpr QuantKernels vnni{"avx512-vnni", &matmul_f16, &matmul_q8_0_vnni, &matmul_q4_0_vnni};
+    static constexpr QuantKernels plain{"avx512", &matmul_f16, &matmul_q8_0, &matmul_q4_0, nullptr};
+    static constexpr QuantKernels vnni{"avx512-vnni", &matmul_f16, &matmul_q8_0_vnni, &matmul_q4_0_vnni,
+                                       &matmul_q4_0x16_vnni};
     static const QuantKernelChoices choices =
         __builtin_cpu_supports("avx512vnni") ? QuantKernelChoices{&vnni, &plain} : QuantKernelChoices{&plain, nullptr};
 #elif PAYBACK_QUANT_AVX2
-    static constexpr QuantKernels plain{"avx2", &matmul_f16, &matmul_q8_0, &matmul_q4_0};
+    static constexpr QuantKernels plain{"avx2", &matmul_f16, &matmul_q8_0, &matmul_q4_0, nullptr};
     static constexpr QuantKernelChoices choices{&plain, nullptr};
 #else
-    static constexpr QuantKernels plain{"portable", &matmul_f16, &matmul_q8_0, &matmul_q4_0};
+    static constexpr QuantKernels plain{"portable", &matmul_f16, &matmul_q8_0, &matmul_q4_0, nullptr};
     static constexpr QuantKernelChoices choices{&plain, nullptr};
 #endif
     return choices;
