@@ -1,5 +1,5 @@
 // payback predict --device NAME --workload NAME [--precision fp32|fp16|bf16] [--quant f16|q8_0|q4_0|q4_k_m]
-//   [--phase train|prefill|decode] [--batch N] [--context N] [--from PROFILE.json] [--json]
+//   [--phase train|prefill|decode] [--batch N] [--context N] [--gpus N] [--from PROFILE.json] [--json]
 #include <memory>
 
 #include <fmt/format.h>
@@ -27,8 +27,8 @@ std::string text(const Prediction& p) {
                                            : fmt::format(", {} training", p.precision),
                                   p.per_second, p.tokens ? "tokens" : "samples", p.measured ? "measured" : "predicted",
                                   100 * p.error_low, 100 * p.error_high);
-    out += fmt::format("memory: {:.2f} GB needed of {:.2f} GB: {}\n", p.memory_gb_needed, p.memory_gb,
-                       p.fits_memory ? "fits" : "does not fit");
+    out += fmt::format("memory: {:.2f} GB needed of {:.2f} GB{}: {}\n", p.memory_gb_needed, p.memory_gb,
+                       p.gpus > 1 ? fmt::format(" on {} GPUs", p.gpus) : "", p.fits_memory ? "fits" : "does not fit");
     out += p.how + "\n";
     return out;
 }
@@ -47,12 +47,16 @@ void add_predict_command(CLI::App& app) {
                         "train, prefill or decode (default train for a training workload, decode for an LLM)");
     command->add_option("--batch", args->request.batch, "Samples per step, or sequences decoded at once (default 1)");
     command->add_option("--context", args->context, "An LLM's context in tokens (default 4096, or the model's maximum)");
+    command->add_option("--gpus", args->request.gpus,
+                        "Split an LLM's layers over this many of the device (default 1): their memory, plus the hops "
+                        "between them");
     command->add_option("--from", args->profile,
                         "A calibration profile (payback bench --out): its measurement of the device, or the nearest "
                         "measured device's scaled by the roofline");
     command->add_flag("--json", args->json, "Print JSON");
     add_example(*command, {"payback predict --device \"RTX 4090\" --workload llama-3-8b --quant q4_0",
                            "payback predict --device \"RTX 3060 12GB\" --workload llama-3.1-8b --quant q4_0 --context 8192 --batch 4",
+                           "payback predict --device \"RTX 3090\" --workload llama-3-70b --quant q4_k_m --gpus 2",
                            "payback predict --device \"H100 SXM\" --workload bert-large --json"});
     command->callback([args] {
         PredictRequest request = args->request;

@@ -247,6 +247,8 @@ class Prediction(TypedDict):
     fits_memory: bool
     memory_gb_needed: float
     memory_gb: float
+    gpus: int
+    split_seconds_per_step: float
 
 
 def predict(
@@ -259,13 +261,15 @@ def predict(
     batch: int = 1,
     context: int | None = None,
     profile: str | os.PathLike[str] | None = None,
+    gpus: int = 1,
 ) -> Prediction:
     """How fast ``workload`` (a pricing/models.csv name) runs on ``device`` (a pricing/gpus.csv name),
     as ``payback predict``: a roofline fitted to published measurements, or with ``profile`` (a
     ``payback bench`` profile) its measurement or the nearest measured GPU's, scaled. Also whether the
-    model fits the device's memory. InputError naming the argument on bad input."""
+    model fits the device's memory; with ``gpus`` above 1, an LLM's layers split over that many of the
+    device, with their memory and the hops between them. InputError naming the argument on bad input."""
     text = _core.workload.predict(device, workload, precision or "", quant or "", phase or "", batch, context,
-                                  os.fspath(profile) if profile is not None else "")
+                                  os.fspath(profile) if profile is not None else "", gpus)
     return cast(Prediction, json.loads(text))
 
 

@@ -59,15 +59,15 @@ void bind_workload(py::module_& m) {
         "predict",
         [](const std::string& device, const std::string& workload, const std::string& precision,
            const std::string& quant, const std::string& phase, int batch, std::optional<int> context,
-           const std::string& profile) {
-            const PredictRequest request{device, workload, precision, quant, phase, batch, context};
+           const std::string& profile, int gpus) {
+            const PredictRequest request{device, workload, precision, quant, phase, batch, context, gpus};
             const Prediction p = profile.empty() ? predict(request, Catalog::shipped(), ModelCatalog::shipped())
                                                  : predict_from_profile(request, read_profile(profile),
                                                                         Catalog::shipped(), ModelCatalog::shipped());
             return prediction_json(p).dump();
         },
         py::arg("device"), py::arg("workload"), py::arg("precision"), py::arg("quant"), py::arg("phase"),
-        py::arg("batch"), py::arg("context"), py::arg("profile"), py::call_guard<py::gil_scoped_release>());
+        py::arg("batch"), py::arg("context"), py::arg("profile"), py::arg("gpus"), py::call_guard<py::gil_scoped_release>());
     m.def(
         "read_profile", [](const std::string& path) { return to_json(read_profile(path)); }, py::arg("path"),
         py::call_guard<py::gil_scoped_release>());

@@ -16,6 +16,8 @@ nlohmann::ordered_json prediction_json(const Prediction& p) {
     j["fits_memory"] = p.fits_memory;
     j["memory_gb_needed"] = p.memory_gb_needed;
     j["memory_gb"] = p.memory_gb;
+    j["gpus"] = p.gpus;
+    j["split_seconds_per_step"] = p.split_seconds;
     return j;
 }
 

@@ -36,6 +36,8 @@ constexpr double fp16_bytes = 2;  // an FP16 KV cache entry, or a weight as mixe
 // macOS lets the GPU wire about 75 % of unified memory (recommendedMaxWorkingSetSize); AMD's Variable
 // Graphics Memory gives at most 96 of 128 GB. The same share for every unified-memory device.
 constexpr double unified_memory_share = 0.75;
+// The most devices a split may name: the published rows go to 8; beyond a few dozen it is a typo.
+constexpr int max_split_gpus = 64;
 
 [[noreturn]] void bad(const std::string& key, const std::string& message) { throw InputError(source, 0, key, message); }
 
@@ -103,6 +105,9 @@ Resolved resolve(const PredictRequest& request, const Catalog& catalog, const Mo
     p.workload = r.model->name;
     p.batch = request.batch;
     if (request.batch < 1) bad("batch", fmt::format("must be at least 1, got {}", request.batch));
+    p.gpus = request.gpus;
+    if (request.gpus < 1 || request.gpus > max_split_gpus)
+        bad("gpus", fmt::format("must be 1 to {}, got {}", max_split_gpus, request.gpus));
     p.precision = request.precision.empty() ? "fp16" : request.precision;
     if (p.precision != "fp32" && p.precision != "fp16" && p.precision != "bf16")
         bad("precision", fmt::format("expected fp32, fp16 or bf16, got \"{}\"", p.precision));
@@ -119,6 +124,10 @@ Resolved resolve(const PredictRequest& request, const Catalog& catalog, const Mo
             bad("quant", fmt::format("{} is a training workload and has no quantized weights; --quant is for LLMs",
                                      p.workload));
         if (request.context) bad("context", fmt::format("{} is a training workload and has no KV cache", p.workload));
+        if (request.gpus > 1)
+            bad("gpus", fmt::format("{} is a training workload; --gpus splits an LLM's layers over devices (a rig's "
+                                    "data-parallel training is its scaling, docs/hardware.md)",
+                                    p.workload));
         return r;
     }
     p.tokens = true;
@@ -139,7 +148,7 @@ void check_memory(const Resolved& r, Prediction& p) {
         p.memory_gb_needed = llm_memory(*r.model, *r.quant, p.context, p.batch).total_gb();
     else
         p.memory_gb_needed = r.model->parameters * training_bytes_per_parameter / bytes_per_gb;
-    p.memory_gb = usable_memory_gb(*r.gpu);
+    p.memory_gb = usable_memory_gb(*r.gpu) * p.gpus;
     p.fits_memory = p.memory_gb_needed <= p.memory_gb;
 }
 
@@ -178,8 +187,12 @@ void roofline(const Resolved& r, Prediction& p) {
         p.per_second = 1 / seconds;
         p.error_low = fit.prefill.low;
         p.error_high = fit.prefill.high;
-        p.how = fmt::format("roofline: {:.3g} FLOP a token at {:.1f} TFLOP/s achievable ({} family, {} weights)", flops,
-                            fp32 * share / 1e12, gpu.architecture, p.quant);
+        p.how = fmt::format("roofline: {:.3g} FLOP a token at {:.1f} TFLOP/s achievable ({} family, {} weights{})", flops,
+                            fp32 * share / 1e12, gpu.architecture, p.quant,
+                            p.gpus > 1 ? fmt::format("; as on one of the {} GPUs: the split's cost to prompts is not "
+                                                     "modelled",
+                                                     p.gpus)
+                                       : "");
         return;
     }
     // decode: one step produces a token for each of `batch` sequences; a mixture of experts reads more
@@ -196,12 +209,18 @@ void roofline(const Resolved& r, Prediction& p) {
                                                    : weight_bytes * 8 / r.quant->bits_per_weight *
                                                          fraction(gpu, &FamilyFractions::decode_unpack_flops) /
                                                          compute_flops(gpu, bandwidth);
-    p.per_second = p.batch / (std::max(memory_seconds, compute_seconds) + unpack_seconds + overhead);
+    // Split over several devices, each reads its layers' share at its own bandwidth, one after another:
+    // the memory time is one device's, and each further device adds a hop.
+    p.split_seconds = (p.gpus - 1) * split_hop_seconds;
+    p.per_second = p.batch / (std::max(memory_seconds, compute_seconds) + unpack_seconds + overhead + p.split_seconds);
     p.error_low = fit.decode.low;
     p.error_high = fit.decode.high;
-    p.how = fmt::format("roofline: {:.2f} GB a step at {:.0f} GB/s achievable + {:.2f} ms a step{} ({} family)",
+    p.how = fmt::format("roofline: {:.2f} GB a step at {:.0f} GB/s achievable + {:.2f} ms a step{}{} ({} family)",
                         bytes / 1e9, achievable_bandwidth / 1e9, overhead * 1e3,
                         unpack_seconds > 0 ? fmt::format(" + {:.2f} ms unpacking {}", unpack_seconds * 1e3, p.quant) : "",
+                        p.gpus > 1 ? fmt::format(" + {:.2f} ms for {} hops between {} GPUs", p.split_seconds * 1e3,
+                                                 p.gpus - 1, p.gpus)
+                                   : "",
                         gpu.architecture);
 }
 

@@ -12,7 +12,7 @@ import payback
 from conftest import BINARY, run_cli
 
 FIELDS = {"device", "workload", "precision", "quant", "phase", "batch", "expected_error", "basis", "fits_memory",
-          "memory_gb_needed", "memory_gb"}
+          "memory_gb_needed", "memory_gb", "gpus", "split_seconds_per_step"}
 
 
 def test_an_llm_gets_tokens_per_second_and_the_program_prints_the_same() -> None:
@@ -28,6 +28,20 @@ def test_an_llm_gets_tokens_per_second_and_the_program_prints_the_same() -> None
     cli = run_cli("predict", "--device", "RTX 3060 12GB", "--workload", "llama-3.1-8b", "--quant", "q4_0",
                   "--context", "8192", "--batch", "4")
     assert cli == p
+
+
+def test_an_llm_split_over_two_cards_gets_their_memory_and_pays_a_hop() -> None:
+    # Llama 3 70B at Q4_K_M fits no 24 GB card; two RTX 3090s hold 48 GB. Each further card adds
+    # 0.1834 ms a token (the median hop of Dai's multi-GPU llama-bench rows; predictor_test.cpp).
+    one = payback.predict("RTX 3090", "llama-3-70b", quant="q4_k_m", context=256)
+    two = payback.predict("RTX 3090", "llama-3-70b", quant="q4_k_m", context=256, gpus=2)
+    assert (one["gpus"], one["split_seconds_per_step"], one["fits_memory"]) == (1, 0, False)
+    assert (two["gpus"], two["memory_gb"], two["fits_memory"]) == (2, 48, True)
+    assert two["split_seconds_per_step"] == pytest.approx(0.0001834)
+    assert 1 / two["tokens_per_second"] == pytest.approx(1 / one["tokens_per_second"] + 0.0001834, rel=1e-9)
+    cli = run_cli("predict", "--device", "RTX 3090", "--workload", "llama-3-70b", "--quant", "q4_k_m", "--context",
+                  "256", "--gpus", "2")
+    assert cli == two
 
 
 def test_a_training_workload_gets_samples_per_second_and_no_quant() -> None:
@@ -47,6 +61,8 @@ def test_a_training_workload_gets_samples_per_second_and_no_quant() -> None:
         ({"device": "RTX 4090", "workload": "llama-3-8", "quant": "q4_0"}, "workload"),
         ({"device": "RTX 4090", "workload": "resnet50", "quant": "q4_0"}, "quant"),
         ({"device": "RTX 4090", "workload": "llama-3-8b", "batch": 0}, "batch"),
+        ({"device": "RTX 4090", "workload": "llama-3-8b", "gpus": 0}, "gpus"),
+        ({"device": "RTX 4090", "workload": "resnet50", "gpus": 2}, "gpus"),
     ],
 )
 def test_bad_input_names_the_argument(arguments: dict[str, object], key: str) -> None:

@@ -243,16 +243,16 @@ TEST_CASE("two RTX 3090s split a 70B model by layers: one card's time on the who
     const Prediction decode = one_card("decode");
     CHECK_FALSE(decode.fits_memory);  // 41 GB on a 24 GB card: split
     // The rig's link (rig_links.hpp) between its two cards; one boundary, d_model 8,192: a step hands
-    // 8,192 × 4 B = 32,768 B over it, + 10 µs.
+    // 8,192 × 4 B = 32,768 B over it, + the fitted hop of 183.4 µs (predictor.hpp).
     const double link = rig_scaling(s).link_gb_per_s;
-    const double link_seconds = 32768.0 / (link * 1e9) + 10e-6;
+    const double link_seconds = 32768.0 / (link * 1e9) + 183.4e-6;
     CHECK(s.rig.tokens_per_second->decode == Approx(1 / (1 / decode.per_second + link_seconds)).epsilon(1e-12));
     // A prompt token: the same 32,768 B, and the latency shared by a micro-batch of 512 tokens.
-    const double prefill_link = 32768.0 / (link * 1e9) + 10e-6 / 512;
+    const double prefill_link = 32768.0 / (link * 1e9) + 183.4e-6 / 512;
     CHECK(s.rig.tokens_per_second->prefill ==
           Approx(1 / (1 / one_card("prefill").per_second + prefill_link)).epsilon(1e-12));
     CHECK_THAT(s.rig.tokens_per_second->origin,
-               Catch::StartsWith("predicted for 2 x RTX 3090 split by layers from their specs (roofline, + 0.01"));
+               Catch::StartsWith("predicted for 2 x RTX 3090 split by layers from their specs (roofline, + 0.184 ms"));
 }
 
 namespace {

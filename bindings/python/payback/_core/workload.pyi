@@ -26,5 +26,13 @@ class BenchRequest(metaclass=_pybind11_type):
 def bench(request: BenchRequest, software: Sequence[tuple[str, str]]) -> tuple[str, list[dict[str, str]]]: ...
 def read_profile(path: str) -> str: ...
 def predict(
-    device: str, workload: str, precision: str, quant: str, phase: str, batch: int, context: int | None, profile: str
+    device: str,
+    workload: str,
+    precision: str,
+    quant: str,
+    phase: str,
+    batch: int,
+    context: int | None,
+    profile: str,
+    gpus: int,
 ) -> str: ...

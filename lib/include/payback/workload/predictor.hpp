@@ -25,11 +25,19 @@ struct PredictRequest {
     std::string phase{};      ///< train, prefill or decode; default train for a training workload, decode for an LLM
     int batch = 1;          ///< samples per step, or sequences decoded at once
     std::optional<int> context{};  ///< an LLM's KV cache length, tokens; default 4096 or the model's maximum
+    int gpus = 1;  ///< identical devices an LLM's layers are split over (llama.cpp's default, --split-mode layer)
 };
+
+/// What one more device costs a decode step when an LLM's layers are split over several: the hidden
+/// state crosses a link and the devices synchronize. Fitted to the multi-GPU rows of Xiongjie Dai's
+/// llama-bench tables (tests/fixtures/predictor/llama-bench-split.csv, docs/benchmark.md).
+inline constexpr double split_hop_seconds = 0.0001834;
 
 struct Prediction {
     std::string device, workload, precision, quant, phase;  ///< quant empty for a training workload
     int batch = 1;
+    int gpus = 1;                 ///< devices the layers are split over
+    double split_seconds = 0;     ///< what the split adds to a step: (gpus − 1) × split_hop_seconds
     int context = 0;              ///< 0 for a training workload
     double per_second = 0;        ///< samples per second (train) or tokens per second (prefill, decode)
     bool tokens = false;          ///< per_second counts tokens
@@ -52,7 +60,9 @@ std::string expected_error_text(double low, double high);
 
 /// The roofline's prediction; InputError (source "predict", the argument as key, suggestions for
 /// names) on an unknown device or model, a quant the model has no row for, a phase it has no figures
-/// for, a batch below 1 or a context outside 1..the model's maximum.
+/// for, a batch below 1, a context outside 1..the model's maximum, or gpus outside 1..64 or above 1
+/// for a training workload. Split over several devices, an LLM may use all their memory; its layers
+/// run one device after another, so a step takes one device's time plus the hops.
 Prediction predict(const PredictRequest& request, const Catalog& catalog, const ModelCatalog& models);
 
 /// With a profile (`payback bench`): its measurement when it measured the device and workload (at the

@@ -10,6 +10,7 @@
 #include "payback/market/catalog.hpp"
 #include "payback/market/token_serving.hpp"
 #include "payback/workload/model_catalog.hpp"
+#include "payback/workload/predictor.hpp"
 
 namespace payback {
 
@@ -28,10 +29,12 @@ struct ServingRequest {
 };
 
 /// The link between two cards of a layer split: its bandwidth per direction, and a fixed latency per
-/// hand-over (the copy's launch and synchronisation).
+/// hand-over (the copy's launch and the devices' synchronisation).
 struct SplitLink {
     double gb_per_s = 0;
-    double latency_s = 10e-6;  ///< an assumption: the order of a CUDA device-to-device copy's latency
+    /// Fitted: the hop of published multi-GPU llama-bench rows (predictor.hpp), which also holds those
+    /// rigs' transfer of a 4,096-wide hidden state, about 1 µs of its 183 µs over PCIe.
+    double latency_s = split_hop_seconds;
 };
 
 /// A layer boundary's hand-over carries the F32 hidden state (llama.cpp keeps activations in F32).
