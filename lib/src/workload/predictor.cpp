@@ -218,8 +218,8 @@ void roofline(const Resolved& r, Prediction& p) {
     p.how = fmt::format("roofline: {:.2f} GB a step at {:.0f} GB/s achievable + {:.2f} ms a step{}{} ({} family)",
                         bytes / 1e9, achievable_bandwidth / 1e9, overhead * 1e3,
                         unpack_seconds > 0 ? fmt::format(" + {:.2f} ms unpacking {}", unpack_seconds * 1e3, p.quant) : "",
-                        p.gpus > 1 ? fmt::format(" + {:.2f} ms for {} hops between {} GPUs", p.split_seconds * 1e3,
-                                                 p.gpus - 1, p.gpus)
+                        p.gpus > 1 ? fmt::format(" + {:.2f} ms for {} hop{} between {} GPUs", p.split_seconds * 1e3,
+                                                 p.gpus - 1, p.gpus > 2 ? "s" : "", p.gpus)
                                    : "",
                         gpu.architecture);
 }

@@ -148,10 +148,11 @@ TEST_CASE("an LLM split over two RTX 4090s by hand: their memory, one device's t
     CHECK(two.split_seconds == split_hop_seconds);
     CHECK_THAT(two.per_second, WithinRel(1 / (one_card + 0.0001834), 1e-9));
     CHECK_THAT(two.per_second, WithinRel(123.5, 0.01));
-    CHECK_THAT(two.how, Contains("0.18 ms for 1 hops between 2 GPUs"));
+    CHECK_THAT(two.how, Contains("0.18 ms for 1 hop between 2 GPUs"));
     // Eight cards: 7 hops, 1.284 ms
     const Prediction eight = run({.device = "RTX 4090", .workload = "llama-3-8b", .quant = "q4_0", .context = 1024, .gpus = 8});
     CHECK_THAT(eight.per_second, WithinRel(1 / (one_card + 7 * 0.0001834), 1e-9));
+    CHECK_THAT(eight.how, Contains("1.28 ms for 7 hops between 8 GPUs"));
     // Llama 3 70B at Q4_0 at 4096 tokens: 36.97 GB of weights + 2 × 80 × 8 × 128 × 4096 × 2 B = 1.25 GB of KV
     // cache (+ activations) fits no single 24 GB card, but two cards' 48 GB
     const PredictRequest big{.device = "RTX 4090", .workload = "llama-3-70b", .quant = "q4_0"};
