@@ -18,17 +18,18 @@ enum Tensor : std::uint64_t { embedding = 0, output_norm = 1, output = 2 };
 enum LayerTensor : std::uint64_t { attn_norm = 0, wq, wk, wv, wo, ffn_norm, w_gate, w_up, w_down };
 std::uint64_t layer_tensor(int layer, LayerTensor t) { return 16 + 16 * std::uint64_t(layer) + t; }
 
-/// Rows × cols weights in one of the three formats; the other vectors stay empty. Q4_0 is packed 16 rows
-/// at a time (q4x16) where the kernels read that layout, as the products' matrices are.
+/// Rows × cols weights in one of the three formats; the other vectors stay empty. Q8_0 and Q4_0 are
+/// packed 16 rows at a time (q8x16, q4x16) where the kernels read that layout, as the products' matrices are.
 struct Matrix {
     int rows = 0, cols = 0;
     std::vector<std::uint16_t> f16;
     std::vector<BlockQ8_0> q8;
     std::vector<BlockQ4_0> q4;
+    std::vector<cpu::BlockQ8_0x16> q8x16;
     std::vector<cpu::BlockQ4_0x16> q4x16;
 
     /// Rows that go to one thread together: a packed group's 16, or 1.
-    int row_group() const { return q4x16.empty() ? 1 : cpu::q4_0x16_rows; }
+    int row_group() const { return q8x16.empty() && q4x16.empty() ? 1 : cpu::packed_rows; }
 };
 
 struct Layer {
@@ -115,7 +116,8 @@ struct LlmDecoder::Impl {
             layer.down = make_matrix(layer_tensor(l, w_down), d, f, 1.0f / std::sqrt(static_cast<float>(f)));
             layers.push_back(std::move(layer));
         }
-        if (quant == Quant::q4_0 && kernels.matmul_q4_0x16 != nullptr) {
+        if ((quant == Quant::q8_0 && kernels.matmul_q8_0x16 != nullptr) ||
+            (quant == Quant::q4_0 && kernels.matmul_q4_0x16 != nullptr)) {
             pack(output);
             for (Layer& layer : layers)
                 for (Matrix* m : {&layer.wq, &layer.wk, &layer.wv, &layer.wo, &layer.gate, &layer.up, &layer.down})
@@ -152,9 +154,11 @@ struct LlmDecoder::Impl {
         return m;
     }
 
-    /// Q4_0 rows to the packed layout, in place of the rows.
+    /// Q8_0 or Q4_0 rows to the packed layout, in place of the rows.
     static void pack(Matrix& m) {
-        m.q4x16 = cpu::pack_q4_0x16(m.q4.data(), m.rows, m.cols / quant_block);
+        if (!m.q8.empty()) m.q8x16 = cpu::pack_q8_0x16(m.q8.data(), m.rows, m.cols / quant_block);
+        if (!m.q4.empty()) m.q4x16 = cpu::pack_q4_0x16(m.q4.data(), m.rows, m.cols / quant_block);
+        m.q8 = {};
         m.q4 = {};
     }
 
@@ -219,7 +223,9 @@ struct LlmDecoder::Impl {
                 const int begin = static_cast<int>(std::int64_t(groups) * t / threads) * group;
                 const int end = std::min(m->rows, static_cast<int>(std::int64_t(groups) * (t + 1) / threads) * group);
                 if (quant == Quant::f16) kernels.matmul_f16(m->f16.data(), cols, begin, end, in, cols, n, out, m->rows);
-                if (quant == Quant::q8_0)
+                if (quant == Quant::q8_0 && !m->q8x16.empty())
+                    kernels.matmul_q8_0x16(m->q8x16.data(), cols, begin, end, quantized.data(), blocks, n, out, m->rows);
+                if (quant == Quant::q8_0 && m->q8x16.empty())
                     kernels.matmul_q8_0(m->q8.data(), cols, begin, end, quantized.data(), blocks, n, out, m->rows);
                 if (quant == Quant::q4_0 && !m->q4x16.empty())
                     kernels.matmul_q4_0x16(m->q4x16.data(), cols, begin, end, quantized.data(), blocks, n, out, m->rows);

@@ -1,7 +1,6 @@
 #include "cpu/quant_kernels.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <vector>
 
@@ -101,10 +100,10 @@ __m512 pair_scales(float d0, float d1) {
     return _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_set1_ps(d0)), _mm256_set1_ps(d1), 1);
 }
 
-// How far ahead of the rows being read to prefetch, in bytes. One row alone is read too slowly to keep
-// enough cache-line fills in flight, so four rows are read side by side. 8 KB, about the next four rows
-// of a 2,048-column Q8_0 matrix, gave Q8_0 decoding 21 to 26 tokens/s where 512 bytes gave 17 and 2 KB
-// 13 to 15 (docs/benchmark.md, "llm-decode against the memory bandwidth"); F16 barely moved.
+// How far ahead of the rows being read to prefetch, in bytes (F16 reads four rows side by side: one row
+// alone is read too slowly to keep enough cache-line fills in flight). 8 KB, about the next four rows of
+// a 2,048-column Q8_0 matrix when Q8_0 was read by rows, gave it 21 to 26 tokens/s where 512 bytes gave
+// 17 and 2 KB 13 to 15 (docs/benchmark.md, "llm-decode against the memory bandwidth"); F16 barely moved.
 constexpr int prefetch_distance = 8192;
 
 void prefetch(const void* address) { _mm_prefetch(static_cast<const char*>(address) + prefetch_distance, _MM_HINT_T0); }
@@ -158,118 +157,18 @@ float dot_q4_0(const BlockQ4_0* w, const BlockQ8_0* x, int blocks) {
     return sum;
 }
 
-
-// ---- AVX-512 with VNNI: vpdpbusd multiplies unsigned bytes by signed ones and adds each 4 products to
-// an int32 lane. The weights are made unsigned by an offset c (Q8_0: w + 128, in [1, 255]; Q4_0: its
-// nibbles, w + 8, in [0, 15]) and Σ w·x = Σ (w + c)·x − c·Σx, with each lane's c·Σx (over its 4
-// activations) computed once per product: the integer sums are the other kernels'. ----
+// ---- AVX-512 with VNNI: Q4_0 and Q8_0 packed 16 rows at a time (cpu/packed_blocks.hpp), lane r of every
+// vector row r of the group. vpdpbusd multiplies unsigned bytes by signed ones and adds each 4 products
+// to an int32 lane. The weights are made unsigned by an offset c (Q8_0: w + 128, in [1, 255]; Q4_0: its
+// nibbles, w + 8, in [0, 15]) and Σ w·x = Σ (w + c)·x − c·Σx, with each block's Σx computed once per
+// product: the integer sums are the other kernels'. ----
 
 #define PAYBACK_VNNI __attribute__((target("avx512vnni")))
 
-/// One pair of an activation vector's blocks, prepared once per product.
-struct PreparedPair {
-    __m512i x;           ///< the two blocks' 64 quants
-    __m512i minus_128x;  ///< per int32 lane: −128 × the sum of the lane's 4 quants
-    __m512i minus_8x;    ///< per int32 lane: −8 × that sum
-    __m512 d;            ///< d_x of the first block in lanes 0..7, of the second in lanes 8..15
-};
-
-__m512i join(__m256i low, __m256i high) { return _mm512_inserti64x4(_mm512_castsi256_si512(low), high, 1); }
-
-PAYBACK_VNNI void prepare_pairs(const BlockQ8_0* x, std::ptrdiff_t ldx, int vectors, int pairs,
-                                std::vector<PreparedPair>& out) {
-    out.resize(std::size_t(vectors) * pairs);
-    for (int v = 0; v < vectors; ++v)
-        for (int p = 0; p < pairs; ++p) {
-            const BlockQ8_0* blocks = x + v * ldx + std::ptrdiff_t(2) * p;
-            const __m512i quants = join(load_q8_0(blocks[0]), load_q8_0(blocks[1]));
-            const __m512i lane_sums = _mm512_dpbusd_epi32(_mm512_setzero_si512(), _mm512_set1_epi8(1), quants);
-            const __m512i zero = _mm512_setzero_si512();
-            out[std::size_t(v) * pairs + p] = {quants, _mm512_sub_epi32(zero, _mm512_slli_epi32(lane_sums, 7)),
-                                               _mm512_sub_epi32(zero, _mm512_slli_epi32(lane_sums, 3)),
-                                               pair_scales(_cvtsh_ss(blocks[0].d), _cvtsh_ss(blocks[1].d))};
-        }
-}
-
-/// d_w of two weight blocks in lanes 0..7 and 8..15.
-__m512 weight_scales(std::uint16_t d0, std::uint16_t d1) {
-    return _mm512_cvtph_ps(_mm256_inserti128_si256(_mm256_set1_epi16(std::bit_cast<std::int16_t>(d0)),
-                                                   _mm_set1_epi16(std::bit_cast<std::int16_t>(d1)), 1));
-}
-
-PAYBACK_VNNI __m512i pair_sums(const BlockQ8_0* w, const PreparedPair& x) {
-    const __m512i offset = _mm512_xor_si512(join(load_q8_0(w[0]), load_q8_0(w[1])), _mm512_set1_epi8(static_cast<char>(0x80)));
-    return _mm512_dpbusd_epi32(x.minus_128x, offset, x.x);
-}
-
-PAYBACK_VNNI __m512i pair_sums(const BlockQ4_0* w, const PreparedPair& x) {
-    return _mm512_dpbusd_epi32(x.minus_8x, join(q4_0_nibbles(w[0]), q4_0_nibbles(w[1])), x.x);
-}
-
-float dot_block_portable(const BlockQ8_0* w, const BlockQ8_0* x) { return dot_q8_0_portable(w, x, 1); }
-float dot_block_portable(const BlockQ4_0* w, const BlockQ8_0* x) { return dot_q4_0_portable(w, x, 1); }
-
-/// `Rows` consecutive rows of W (`blocks` apart) times one prepared vector, into out[0..Rows); as in
-/// dot_rows_f16, a row's operations do not depend on Rows.
-template <int Rows, class Block>
-PAYBACK_VNNI void dot_rows_vnni(const Block* w, int blocks, const PreparedPair* x, const BlockQ8_0* x_blocks,
-                                bool fetch_ahead, float* out) {
-    __m512 acc[Rows];
-    for (int r = 0; r < Rows; ++r) acc[r] = _mm512_setzero_ps();
-    const int pairs = blocks / 2;
-    for (int p = 0; p < pairs; ++p)
-        for (int r = 0; r < Rows; ++r) {
-            const Block* pair = w + std::ptrdiff_t(r) * blocks + std::ptrdiff_t(2) * p;
-            if (fetch_ahead) prefetch(pair);
-            acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(pair_sums(pair, x[p])),
-                                     _mm512_mul_ps(weight_scales(pair[0].d, pair[1].d), x[p].d), acc[r]);
-        }
-    for (int r = 0; r < Rows; ++r) {
-        out[r] = hsum(acc[r]);
-        if (blocks % 2 != 0) out[r] += dot_block_portable(w + std::ptrdiff_t(r) * blocks + std::ptrdiff_t(2) * pairs, x_blocks + std::ptrdiff_t(2) * pairs);
-    }
-}
-
-/// Four rows at a time, then one, each group against every vector while it is in L1, and prefetched
-/// during the first vector's pass.
-template <class Block>
-PAYBACK_VNNI void matmul_vnni(const Block* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
-                              std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy) {
-    const int blocks = cols / quant_block, pairs = blocks / 2;
-    thread_local std::vector<PreparedPair> prepared;
-    prepare_pairs(x, ldx, vectors, pairs, prepared);
-    float out[4];
-    int r = row_begin;
-    for (; r + 4 <= row_end; r += 4)
-        for (int v = 0; v < vectors; ++v) {
-            dot_rows_vnni<4>(w + std::ptrdiff_t(r) * blocks, blocks, prepared.data() + std::ptrdiff_t(v) * pairs,
-                             x + v * ldx, v == 0, out);
-            for (int i = 0; i < 4; ++i) y[v * ldy + r + i] = out[i];
-        }
-    for (; r < row_end; ++r)
-        for (int v = 0; v < vectors; ++v) {
-            dot_rows_vnni<1>(w + std::ptrdiff_t(r) * blocks, blocks, prepared.data() + std::ptrdiff_t(v) * pairs,
-                             x + v * ldx, v == 0, out);
-            y[v * ldy + r] = out[0];
-        }
-}
-
-PAYBACK_VNNI void matmul_q8_0_vnni(const BlockQ8_0* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
-                                   std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy) {
-    matmul_vnni(w, cols, row_begin, row_end, x, ldx, vectors, y, ldy);
-}
-
-PAYBACK_VNNI void matmul_q4_0_vnni(const BlockQ4_0* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
-                                   std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy) {
-    matmul_vnni(w, cols, row_begin, row_end, x, ldx, vectors, y, ldy);
-}
-
-// ---- Q4_0 packed 16 rows at a time (cpu/q4_0x16.hpp): lane r of every vector is row r of the group. ----
-
-/// An activation block's part of every product, found once per product: its scale and −8 × Σ q_x.
+/// An activation block's part of every product, found once per product: its scale and Σ q_x.
 struct PreparedBlock {
     float d;
-    std::int32_t minus_8_sum;
+    std::int32_t sum;
 };
 
 void prepare_blocks(const BlockQ8_0* x, std::ptrdiff_t ldx, int vectors, int blocks, std::vector<PreparedBlock>& out) {
@@ -279,7 +178,7 @@ void prepare_blocks(const BlockQ8_0* x, std::ptrdiff_t ldx, int vectors, int blo
             const BlockQ8_0& block = x[v * ldx + b];
             std::int32_t sum = 0;
             for (const std::int8_t q : block.qs) sum += q;
-            out[std::size_t(v) * blocks + b] = {_cvtsh_ss(block.d), -8 * sum};
+            out[std::size_t(v) * blocks + b] = {_cvtsh_ss(block.d), sum};
         }
 }
 
@@ -290,50 +189,73 @@ __m512i broadcast_quad(const std::int8_t* quants) {
     return _mm512_set1_epi32(quad);
 }
 
-/// One block column's integer sums Σ (q_w − 8)·q_x for the group's 16 rows, from its nibbles (0..15):
-/// nibbles[j] holds weights 4j..4j+3 of each row, nibbles[4 + j] weights 16 + 4j.. (four chains, not one,
-/// so that the eight vpdpbusd need not wait for each other).
-PAYBACK_VNNI __m512i group_block_sums(const __m512i (&nibbles)[8], const BlockQ8_0& x, std::int32_t minus_8_sum) {
+/// A packed block column's weights as unsigned bytes, weights[i] holding weights 4i..4i+3 of each row
+/// (in its lane), each its quant plus `offset`: Q4_0's nibbles as they are (q − 8 + 8), Q8_0's
+/// quants + 128 (the sign bit flipped).
+template <class Packed>
+struct Unsigned;
+template <>
+struct Unsigned<BlockQ4_0x16> {
+    static constexpr std::int32_t offset = 8;
+    /// Run j's low nibbles are weights 4j..4j+3, its high ones 16 + those.
+    static void load(const BlockQ4_0x16& block, __m512i (&weights)[8]) {
+        const __m512i low_nibble = _mm512_set1_epi8(0x0f);
+        for (int j = 0; j < 4; ++j) {
+            const __m512i bytes = _mm512_loadu_si512(block.qs + std::ptrdiff_t(64) * j);
+            weights[j] = _mm512_and_si512(bytes, low_nibble);
+            weights[4 + j] = _mm512_and_si512(_mm512_srli_epi16(bytes, 4), low_nibble);
+        }
+    }
+};
+template <>
+struct Unsigned<BlockQ8_0x16> {
+    static constexpr std::int32_t offset = 128;
+    static void load(const BlockQ8_0x16& block, __m512i (&weights)[8]) {
+        for (int j = 0; j < 8; ++j)
+            weights[j] = _mm512_xor_si512(_mm512_loadu_si512(block.qs + std::ptrdiff_t(64) * j),
+                                          _mm512_set1_epi8(static_cast<char>(0x80)));
+    }
+};
+
+/// One block column's integer sums Σ q_w·q_x for the group's 16 rows: Σ (q_w + c)·q_x − c·Σ q_x, in
+/// four chains, not one, so that the eight vpdpbusd need not wait for each other.
+PAYBACK_VNNI __m512i group_block_sums(const __m512i (&weights)[8], const BlockQ8_0& x, std::int32_t minus_offset_sum) {
     __m512i sums[4];
     for (int j = 0; j < 4; ++j) {
-        sums[j] = j == 0 ? _mm512_set1_epi32(minus_8_sum) : _mm512_setzero_si512();
-        sums[j] = _mm512_dpbusd_epi32(sums[j], nibbles[j], broadcast_quad(x.qs + std::ptrdiff_t(4) * j));
-        sums[j] = _mm512_dpbusd_epi32(sums[j], nibbles[4 + j], broadcast_quad(x.qs + 16 + std::ptrdiff_t(4) * j));
+        sums[j] = j == 0 ? _mm512_set1_epi32(minus_offset_sum) : _mm512_setzero_si512();
+        sums[j] = _mm512_dpbusd_epi32(sums[j], weights[j], broadcast_quad(x.qs + std::ptrdiff_t(4) * j));
+        sums[j] = _mm512_dpbusd_epi32(sums[j], weights[4 + j], broadcast_quad(x.qs + 16 + std::ptrdiff_t(4) * j));
     }
     return _mm512_add_epi32(_mm512_add_epi32(sums[0], sums[1]), _mm512_add_epi32(sums[2], sums[3]));
 }
 
-/// `Groups` consecutive groups of 16 rows times `Vectors` vectors, into out[group][vector]: each block
-/// column's nibbles are unpacked once for all the vectors, and the groups are read side by side, as
-/// separate streams: one stream a thread does not keep enough cache-line fills in flight (docs/benchmark.md).
-/// A group's operations with a vector do not depend on Groups or Vectors.
-// How far ahead of each group's stream to prefetch: about seven block columns. Of 1, 2 and 4 KB (four
+// How far ahead of each group's stream to prefetch: about seven Q4_0 block columns. Of 1, 2 and 4 KB (four
 // streams a thread), 1 and 2 KB were best; one stream a thread wanted 8 KB and was still 15 % slower.
 constexpr int group_prefetch_distance = 2048;
 
-template <int Groups, int Vectors>
-PAYBACK_VNNI void groups_times_vectors(const BlockQ4_0x16* groups, int blocks, const BlockQ8_0* const* x,
+/// `Groups` consecutive groups of 16 rows times `Vectors` vectors, into out[group][vector]: each block
+/// column's weights are unpacked once for all the vectors, and the groups are read side by side, as
+/// separate streams: one stream a thread does not keep enough cache-line fills in flight (docs/benchmark.md).
+/// A group's operations with a vector do not depend on Groups or Vectors.
+template <int Groups, int Vectors, class Packed>
+PAYBACK_VNNI void groups_times_vectors(const Packed* groups, int blocks, const BlockQ8_0* const* x,
                                        const PreparedBlock* const* prepared, bool fetch_ahead, __m512 (*out)[4]) {
     __m512 acc[Groups][Vectors];
     for (int g = 0; g < Groups; ++g)
         for (int v = 0; v < Vectors; ++v) acc[g][v] = _mm512_setzero_ps();
-    const __m512i low_nibble = _mm512_set1_epi8(0x0f);
     for (int b = 0; b < blocks; ++b)
         for (int g = 0; g < Groups; ++g) {
-            const BlockQ4_0x16& block = groups[std::ptrdiff_t(g) * blocks + b];
+            const Packed& block = groups[std::ptrdiff_t(g) * blocks + b];
             if (fetch_ahead) {
                 for (int line = 0; line < int(sizeof block); line += 64)
                     _mm_prefetch(reinterpret_cast<const char*>(&block) + line + group_prefetch_distance, _MM_HINT_T0);
             }
-            __m512i nibbles[8];
-            for (int j = 0; j < 4; ++j) {
-                const __m512i bytes = _mm512_loadu_si512(block.qs + std::ptrdiff_t(64) * j);
-                nibbles[j] = _mm512_and_si512(bytes, low_nibble);
-                nibbles[4 + j] = _mm512_and_si512(_mm512_srli_epi16(bytes, 4), low_nibble);
-            }
+            __m512i weights[8];
+            Unsigned<Packed>::load(block, weights);
             const __m512 d_w = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block.d)));
             for (int v = 0; v < Vectors; ++v) {
-                const __m512i sums = group_block_sums(nibbles, x[v][b], prepared[v][b].minus_8_sum);
+                const __m512i sums =
+                    group_block_sums(weights, x[v][b], -Unsigned<Packed>::offset * prepared[v][b].sum);
                 acc[g][v] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sums),
                                             _mm512_mul_ps(d_w, _mm512_set1_ps(prepared[v][b].d)), acc[g][v]);
             }
@@ -342,8 +264,8 @@ PAYBACK_VNNI void groups_times_vectors(const BlockQ4_0x16* groups, int blocks, c
         for (int v = 0; v < Vectors; ++v) out[g][v] = acc[g][v];
 }
 
-template <int Groups>
-PAYBACK_VNNI void groups_times_vectors(int vectors, const BlockQ4_0x16* groups, int blocks, const BlockQ8_0* const* x,
+template <int Groups, class Packed>
+PAYBACK_VNNI void groups_times_vectors(int vectors, const Packed* groups, int blocks, const BlockQ8_0* const* x,
                                        const PreparedBlock* const* prepared, bool fetch_ahead, __m512 (*out)[4]) {
     if (vectors == 4) groups_times_vectors<Groups, 4>(groups, blocks, x, prepared, fetch_ahead, out);
     if (vectors == 3) groups_times_vectors<Groups, 3>(groups, blocks, x, prepared, fetch_ahead, out);
@@ -353,20 +275,21 @@ PAYBACK_VNNI void groups_times_vectors(int vectors, const BlockQ4_0x16* groups, 
 
 /// Lanes of the group whose first row is `first` that hold rows in [row_begin, row_end).
 __mmask16 rows_in(int first, int row_begin, int row_end) {
-    const int from = std::max(row_begin - first, 0), to = std::min(row_end - first, q4_0x16_rows);
+    const int from = std::max(row_begin - first, 0), to = std::min(row_end - first, packed_rows);
     return static_cast<__mmask16>(((1u << to) - 1) & ~((1u << from) - 1));
 }
 
 /// Four groups at a time, then one, against the vectors four at a time while the groups' block columns
 /// are in cache, prefetched during the first four's pass; each row's result is stored from its lane.
-PAYBACK_VNNI void matmul_q4_0x16_vnni(const BlockQ4_0x16* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
-                                      std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy) {
+template <class Packed>
+PAYBACK_VNNI void matmul_packed(const Packed* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
+                                std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy) {
     constexpr int most = 4;  // groups, and vectors, at a time
     const int blocks = cols / quant_block;
     thread_local std::vector<PreparedBlock> prepared;
     prepare_blocks(x, ldx, vectors, blocks, prepared);
-    const int end_group = (row_end + q4_0x16_rows - 1) / q4_0x16_rows;
-    for (int g = row_begin / q4_0x16_rows; g < end_group;) {
+    const int end_group = (row_end + packed_rows - 1) / packed_rows;
+    for (int g = row_begin / packed_rows; g < end_group;) {
         const int groups = end_group - g >= most ? most : 1;
         for (int v = 0; v < vectors; v += most) {
             const int n = std::min(most, vectors - v);
@@ -377,17 +300,27 @@ PAYBACK_VNNI void matmul_q4_0x16_vnni(const BlockQ4_0x16* w, int cols, int row_b
                 ps[i] = prepared.data() + std::ptrdiff_t(v + i) * blocks;
             }
             __m512 out[most][most];
-            const BlockQ4_0x16* first = w + std::ptrdiff_t(g) * blocks;
+            const Packed* first = w + std::ptrdiff_t(g) * blocks;
             if (groups == most) groups_times_vectors<most>(n, first, blocks, xs, ps, v == 0, out);
             if (groups == 1) groups_times_vectors<1>(n, first, blocks, xs, ps, v == 0, out);
             for (int k = 0; k < groups; ++k) {
-                const int first_row = (g + k) * q4_0x16_rows;
+                const int first_row = (g + k) * packed_rows;
                 for (int i = 0; i < n; ++i)
                     _mm512_mask_storeu_ps(y + (v + i) * ldy + first_row, rows_in(first_row, row_begin, row_end), out[k][i]);
             }
         }
         g += groups;
     }
+}
+
+PAYBACK_VNNI void matmul_q4_0x16_vnni(const BlockQ4_0x16* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
+                                      std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy) {
+    matmul_packed(w, cols, row_begin, row_end, x, ldx, vectors, y, ldy);
+}
+
+PAYBACK_VNNI void matmul_q8_0x16_vnni(const BlockQ8_0x16* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
+                                      std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy) {
+    matmul_packed(w, cols, row_begin, row_end, x, ldx, vectors, y, ldy);
 }
 
 #undef PAYBACK_VNNI
@@ -501,16 +434,17 @@ namespace payback::PAYBACK_ISA_NAMESPACE {
 const bench::cpu::QuantKernelChoices& llm_quant_kernels() {
     using namespace bench::cpu;
 #if PAYBACK_QUANT_AVX512
-    static constexpr QuantKernels plain{"avx512", &matmul_f16, &matmul_q8_0, &matmul_q4_0, nullptr};
-    static constexpr QuantKernels vnni{"avx512-vnni", &matmul_f16, &matmul_q8_0_vnni, &matmul_q4_0_vnni,
+    static constexpr QuantKernels plain{"avx512", &matmul_f16, &matmul_q8_0, &matmul_q4_0, nullptr, nullptr};
+    // With VNNI the decoder reads Q8_0 and Q4_0 packed; the row layout's products stay the plain ones.
+    static constexpr QuantKernels vnni{"avx512-vnni", &matmul_f16, &matmul_q8_0, &matmul_q4_0, &matmul_q8_0x16_vnni,
                                        &matmul_q4_0x16_vnni};
     static const QuantKernelChoices choices =
         __builtin_cpu_supports("avx512vnni") ? QuantKernelChoices{&vnni, &plain} : QuantKernelChoices{&plain, nullptr};
 #elif PAYBACK_QUANT_AVX2
-    static constexpr QuantKernels plain{"avx2", &matmul_f16, &matmul_q8_0, &matmul_q4_0, nullptr};
+    static constexpr QuantKernels plain{"avx2", &matmul_f16, &matmul_q8_0, &matmul_q4_0, nullptr, nullptr};
     static constexpr QuantKernelChoices choices{&plain, nullptr};
 #else
-    static constexpr QuantKernels plain{"portable", &matmul_f16, &matmul_q8_0, &matmul_q4_0, nullptr};
+    static constexpr QuantKernels plain{"portable", &matmul_f16, &matmul_q8_0, &matmul_q4_0, nullptr, nullptr};
     static constexpr QuantKernelChoices choices{&plain, nullptr};
 #endif
     return choices;

@@ -6,15 +6,15 @@
 // The block formats use integer dot products as ggml does: the activations are quantized to Q8_0
 // (quantize_activations_q8_0), each block's Σ q_w·q_x is exact in int32, then scaled by d_w·d_x.
 // On AVX-512 CPUs with VNNI (Ice Lake, Sapphire Rapids, Zen 4 and later; not part of x86-64-v4) the
-// AVX-512 variant runs vpdpbusd kernels over four rows at a time, which keep up with memory where the
-// plain ones do not (docs/benchmark.md, "llm-decode against the memory bandwidth"), and reads Q4_0
-// repacked 16 rows at a time (cpu/q4_0x16.hpp).
+// AVX-512 variant also has vpdpbusd kernels over Q8_0 and Q4_0 repacked 16 rows at a time
+// (cpu/packed_blocks.hpp), which keep up with memory where the row kernels do not (docs/benchmark.md,
+// "llm-decode against the memory bandwidth").
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "cpu/q4_0x16.hpp"
+#include "cpu/packed_blocks.hpp"
 #include "payback/bench/quant.hpp"
 
 namespace payback::bench::cpu {
@@ -30,8 +30,11 @@ struct QuantKernels {
                         std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy);
     void (*matmul_q4_0)(const BlockQ4_0* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
                         std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy);
-    /// The same product of W packed by pack_q4_0x16, faster where the set has it (nullptr where not). Rows
-    /// may start and end anywhere; a group read for a few rows costs the whole group's bytes.
+    /// The same products of W packed by pack_q8_0x16 and pack_q4_0x16, faster where the set has them
+    /// (nullptr where not). Rows may start and end anywhere; a group read for a few rows costs the whole
+    /// group's bytes.
+    void (*matmul_q8_0x16)(const BlockQ8_0x16* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
+                           std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy);
     void (*matmul_q4_0x16)(const BlockQ4_0x16* w, int cols, int row_begin, int row_end, const BlockQ8_0* x,
                            std::ptrdiff_t ldx, int vectors, float* y, std::ptrdiff_t ldy);
 };
