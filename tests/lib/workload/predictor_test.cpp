@@ -6,12 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "base/csv_reader.hpp"
 #include "payback/base/error.hpp"
 #include "payback/workload/predictor.hpp"
 #include "support/input_errors.hpp"
@@ -175,23 +174,16 @@ TEST_CASE("the hop is the median of the published multi-GPU rows, and 70B splits
     // Xiongjie Dai's llama-bench tables, LLaMA 3, May 2024, tg 512 (the fixture's source column): each 8B
     // row on N cards against the same card alone gives (1/rate_N − 1/rate_1) / (N − 1) a hop; the 70B
     // rows, which fit no single card, were not used to fit and check the prediction.
-    std::ifstream file(PAYBACK_SOURCE_DIR "/tests/fixtures/predictor/llama-bench-split.csv");
-    REQUIRE(file);
+    const auto table = detail::CsvTable::load(PAYBACK_SOURCE_DIR "/tests/fixtures/predictor/llama-bench-split.csv");
     struct Row {
         std::string device, model, quant, use;
         int gpus = 0;
         double rate = 0;
     };
     std::vector<Row> rows;
-    std::string line;
-    std::getline(file, line);  // header: device,gpus,model,quant,phase,tokens,tokens_per_second,use,source_row,source
-    while (std::getline(file, line)) {
-        std::vector<std::string> fields;
-        std::stringstream in(line);
-        for (std::string field; fields.size() < 8 && std::getline(in, field, ',');) fields.push_back(field);
-        REQUIRE(fields.size() == 8);
-        rows.push_back({fields[0], fields[2], fields[3], fields[7], std::stoi(fields[1]), std::stod(fields[6])});
-    }
+    for (std::size_t i = 0; i < table.rows(); ++i)
+        rows.push_back({table.text(i, "device"), table.text(i, "model"), table.text(i, "quant"), table.text(i, "use"),
+                        static_cast<int>(table.number(i, "gpus")), table.number(i, "tokens_per_second")});
     REQUIRE(rows.size() == 24);
     std::map<std::string, double> alone;
     for (const Row& r : rows)

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "cpu/packed_blocks.hpp"
@@ -41,7 +42,7 @@ std::vector<Block> distinct_blocks(int rows, int blocks) {
             Block& block = w[r * blocks + b];
             block.d = static_cast<std::uint16_t>(1000 + 10 * r + b);
             for (std::size_t i = 0; i < sizeof block.qs; ++i)
-                block.qs[i] = static_cast<decltype(+block.qs[0])>(r * 7 + b * 3 + int(i) * 11);
+                block.qs[i] = static_cast<std::remove_cvref_t<decltype(block.qs[0])>>(r * 7 + b * 3 + int(i) * 11);
         }
     return w;
 }
