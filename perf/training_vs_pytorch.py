@@ -41,8 +41,10 @@ FLOPS_PER_SAMPLE = {
 }
 DEFAULT_WORKLOADS = ["cifar10-tutorial", "mlp"]
 # FP32 FLOP a core can do a cycle: 2 FMA units x lanes x 2 FLOP (8 lanes with AVX2, 16 with AVX-512;
-# some AVX-512 parts have one 512-bit FMA unit, and the estimate is then twice their peak).
+# some AVX-512 parts have one 512-bit FMA unit, and the estimate is then twice their peak). AMD's Zen 4
+# (CPU family 25) runs a 512-bit FMA as two 256-bit halves on its two 256-bit units: 32, as with AVX2.
 FP32_FLOP_PER_CYCLE = {"avx512f": 64, "avx2": 32}
+ZEN4 = ("AuthenticAMD", "25")  # lscpu's Vendor ID and CPU family
 PEERS = ("torch_debian", "torch_pypi", "payback")
 BUSY_ELSEWHERE = 0.2  # cores used by other processes above which a measurement is flagged
 
@@ -158,6 +160,9 @@ def machine():
             pass
     vector = next((name for name in FP32_FLOP_PER_CYCLE if name in flags), "avx2")
     per_cycle = FP32_FLOP_PER_CYCLE[vector]
+    units = f"2 FMA units of {per_cycle // 4} lanes"
+    if vector == "avx512f" and (fields.get("Vendor ID"), fields.get("CPU family")) == ZEN4:
+        per_cycle, units = 32, "Zen 4: 2 FMA units of 8 lanes, a 512-bit FMA in two halves"
     peak = cores * per_cycle * mhz / 1000 if mhz else None
     return {
         "cpu": fields.get("Model name", "unknown"),
@@ -166,7 +171,7 @@ def machine():
         "clock_source": clock_source,
         "peak_gflops": peak,
         "flop_per_cycle": per_cycle,
-        "peak_assumption": f"cores x {per_cycle} FP32 FLOP/cycle ({vector}: 2 FMA units of {per_cycle // 4} lanes) x clock",
+        "peak_assumption": f"cores x {per_cycle} FP32 FLOP/cycle ({vector}: {units}) x clock",
         "load_average": os.getloadavg(),
     }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "cpu/group_claims.hpp"
 #include "cpu/quant_kernels.hpp"
 #include "cpu/thread_pool.hpp"
 
@@ -92,6 +93,8 @@ struct LlmDecoder::Impl {
     int rows = 0;
     std::vector<float> x, h, q, k, v, attention, gate, up, product, logits, angles_cos, angles_sin, scores;
     std::vector<BlockQ8_0> quantized;
+    // The row groups of up to three products of one input, handed out to the threads (cpu/group_claims.hpp).
+    std::vector<cpu::GroupClaims> claims;
 
     Impl(const LlmConfig& c, Quant format, std::uint64_t s, int threads, int seqs, int cap)
         : config(c), quant(format), seed(s), sequences(seqs), capacity(cap), pool(threads) {
@@ -118,16 +121,21 @@ struct LlmDecoder::Impl {
         }
         if ((quant == Quant::q8_0 && kernels.matmul_q8_0x16 != nullptr) ||
             (quant == Quant::q4_0 && kernels.matmul_q4_0x16 != nullptr)) {
-            pack(output);
+            std::vector<Matrix*> matrices = {&output};
             for (Layer& layer : layers)
                 for (Matrix* m : {&layer.wq, &layer.wk, &layer.wv, &layer.wo, &layer.gate, &layer.up, &layer.down})
-                    pack(*m);
+                    matrices.push_back(m);
+            parallel_for(pool, static_cast<int>(matrices.size()), [&](int, int begin, int end) {
+                for (int i = begin; i < end; ++i) pack(*matrices[i]);
+            });
         }
         const std::size_t cache = std::size_t(config.layers) * sequences * capacity * kv;
         k_cache.assign(cache, 0.0f);
         v_cache.assign(cache, 0.0f);
         lengths.assign(static_cast<std::size_t>(sequences), 0);
         scores.assign(std::size_t(pool.size()) * capacity, 0.0f);
+        // Claims of at least 64 rows: a packed call then reads four groups side by side (cpu/quant_kernels.cpp).
+        for (int i = 0; i < 3; ++i) claims.emplace_back(pool.size(), 64 / output.row_group());
     }
 
     /// Weights scale · u, row by row on every thread, each row stored in the model's format.
@@ -207,33 +215,70 @@ struct LlmDecoder::Impl {
         }
     }
 
-    /// Several products of the same n input rows (cols wide), all threads splitting each one's rows:
-    /// the input is quantized once for all of them.
-    void products(const float* in, int cols, int n, std::initializer_list<std::pair<const Matrix*, float*>> outs) {
+    /// Before products of these matrices (on one thread, followed by a barrier): their row groups to be
+    /// claimed, the i-th matrix's by claims[i].
+    void share(std::initializer_list<const Matrix*> matrices) {
+        std::size_t i = 0;
+        for (const Matrix* m : matrices) claims[i++].reset((m->rows + m->row_group() - 1) / m->row_group());
+    }
+
+    /// The n input rows (cols wide) of the next products, as Q8_0 blocks for the block formats: once for
+    /// all the matrices that share them.
+    void quantize_input(const float* in, int cols, int n) {
+        if (quant == Quant::f16) return;
         const std::ptrdiff_t blocks = cols / quant_block;
-        if (quant != Quant::f16)
+        for (int i = 0; i < n; ++i)
+            quantize_activations_q8_0(in + std::ptrdiff_t(i) * cols, static_cast<std::size_t>(cols),
+                                      quantized.data() + i * blocks);
+    }
+
+    /// Row groups [first, last) of m times the n inputs (`in`, quantized by quantize_input), into out.
+    void multiply(const Matrix& m, int first, int last, const float* in, int cols, int n, float* out) const {
+        const std::ptrdiff_t blocks = cols / quant_block;
+        const int begin = first * m.row_group(), end = std::min(m.rows, last * m.row_group());
+        if (quant == Quant::f16) kernels.matmul_f16(m.f16.data(), cols, begin, end, in, cols, n, out, m.rows);
+        if (quant == Quant::q8_0 && !m.q8x16.empty())
+            kernels.matmul_q8_0x16(m.q8x16.data(), cols, begin, end, quantized.data(), blocks, n, out, m.rows);
+        if (quant == Quant::q8_0 && m.q8x16.empty())
+            kernels.matmul_q8_0(m.q8.data(), cols, begin, end, quantized.data(), blocks, n, out, m.rows);
+        if (quant == Quant::q4_0 && !m.q4x16.empty())
+            kernels.matmul_q4_0x16(m.q4x16.data(), cols, begin, end, quantized.data(), blocks, n, out, m.rows);
+        if (quant == Quant::q4_0 && m.q4x16.empty())
+            kernels.matmul_q4_0(m.q4.data(), cols, begin, end, quantized.data(), blocks, n, out, m.rows);
+    }
+
+    /// Thread t's part of several products of the same n inputs, shared by share() in the same order:
+    /// it claims each matrix's groups until none is left.
+    void products(int t, const float* in, int cols, int n, std::initializer_list<std::pair<const Matrix*, float*>> outs) {
+        std::size_t i = 0;
+        for (const auto& [m, out] : outs) {
+            int first = 0, last = 0;
+            while (claims[i].next(t, first, last)) multiply(*m, first, last, in, cols, n, out);
+            ++i;
+        }
+    }
+
+    /// Thread t's part of the feed-forward's gate and up products (shared as the gate alone) and of
+    /// SwiGLU, gate ← silu(gate)·up, on the rows it claimed.
+    void gate_and_up(int t, const Layer& layer, int n) {
+        const int d = config.d_model, f = config.ffn, group = layer.gate.row_group();
+        int first = 0, last = 0;
+        while (claims[0].next(t, first, last)) {
+            multiply(layer.gate, first, last, h.data(), d, n, gate.data());
+            multiply(layer.up, first, last, h.data(), d, n, up.data());
+            const std::size_t begin = std::size_t(first) * group, end = std::min<std::size_t>(f, std::size_t(last) * group);
             for (int i = 0; i < n; ++i)
-                quantize_activations_q8_0(in + std::ptrdiff_t(i) * cols, static_cast<std::size_t>(cols),
-                                          quantized.data() + i * blocks);
-        // One run of the pool for all of them: each thread takes its share of every matrix's rows.
-        const int threads = pool.size();
-        auto task = [&](int t) {
-            for (const auto& [m, out] : outs) {
-                const int group = m->row_group(), groups = (m->rows + group - 1) / group;
-                const int begin = static_cast<int>(std::int64_t(groups) * t / threads) * group;
-                const int end = std::min(m->rows, static_cast<int>(std::int64_t(groups) * (t + 1) / threads) * group);
-                if (quant == Quant::f16) kernels.matmul_f16(m->f16.data(), cols, begin, end, in, cols, n, out, m->rows);
-                if (quant == Quant::q8_0 && !m->q8x16.empty())
-                    kernels.matmul_q8_0x16(m->q8x16.data(), cols, begin, end, quantized.data(), blocks, n, out, m->rows);
-                if (quant == Quant::q8_0 && m->q8x16.empty())
-                    kernels.matmul_q8_0(m->q8.data(), cols, begin, end, quantized.data(), blocks, n, out, m->rows);
-                if (quant == Quant::q4_0 && !m->q4x16.empty())
-                    kernels.matmul_q4_0x16(m->q4x16.data(), cols, begin, end, quantized.data(), blocks, n, out, m->rows);
-                if (quant == Quant::q4_0 && m->q4x16.empty())
-                    kernels.matmul_q4_0(m->q4.data(), cols, begin, end, quantized.data(), blocks, n, out, m->rows);
-            }
-        };
-        pool.run(task);
+                for (std::size_t j = std::size_t(i) * f + begin; j < std::size_t(i) * f + end; ++j)
+                    gate[j] = gate[j] / (1.0f + std::exp(-gate[j])) * up[j];
+        }
+    }
+
+    /// step() on thread 0, then every thread waits for it: the pass's serial pieces (norms, residuals, the
+    /// activations' quantization), microseconds each.
+    template <class Step>
+    void on_first_thread(int t, Step step) {
+        if (t == 0) step();
+        pool.barrier();
     }
 
     /// Rotary positions (the adjacent-pair form of GGUF's Llama models): pair i of each head turns by
@@ -297,6 +342,8 @@ struct LlmDecoder::Impl {
     };
 
     /// One pass over `items`, whose keys and values join the caches; logits for every item, or for the last only.
+    /// The whole pass is one run of the pool, its phases separated by barriers: a run for each product and
+    /// attention (111 a token for TinyLlama) cost 13 % of a decode step in waits, and SwiGLU ran on one thread.
     void forward(const std::vector<Item>& items, bool last_logits_only) {
         const int n = static_cast<int>(items.size()), d = config.d_model, kv = config.kv_dim(), f = config.ffn;
         reserve(n);
@@ -304,34 +351,66 @@ struct LlmDecoder::Impl {
             embed(items[i].token, x.data() + std::size_t(i) * d);
             set_angles(i, items[i].position);
         }
-        for (int l = 0; l < config.layers; ++l) {
-            const Layer& layer = layers[l];
-            rms_norm(x.data(), layer.attn_norm, h.data(), n);
-            products(h.data(), d, n, {{&layer.wq, q.data()}, {&layer.wk, k.data()}, {&layer.wv, v.data()}});
-            for (int i = 0; i < n; ++i) {
-                rotate(q.data() + std::size_t(i) * d, config.heads, i);
-                rotate(k.data() + std::size_t(i) * kv, config.kv_heads, i);
-                std::copy_n(k.data() + std::size_t(i) * kv, kv, cache_at(k_cache, l, items[i].sequence, items[i].position));
-                std::copy_n(v.data() + std::size_t(i) * kv, kv, cache_at(v_cache, l, items[i].sequence, items[i].position));
-            }
-            parallel_for(pool, n * config.heads, [&](int thread, int begin, int end) {
-                for (int task = begin; task < end; ++task) {
+        const auto add_product_to_x = [&] {
+            for (std::size_t j = 0; j < std::size_t(n) * d; ++j) x[j] += product[j];
+        };
+        auto pass = [&](int t) {
+            for (int l = 0; l < config.layers; ++l) {
+                const Layer& layer = layers[l];
+                on_first_thread(t, [&] {
+                    if (l > 0) add_product_to_x();
+                    rms_norm(x.data(), layer.attn_norm, h.data(), n);
+                    quantize_input(h.data(), d, n);
+                    share({&layer.wq, &layer.wk, &layer.wv});
+                });
+                products(t, h.data(), d, n, {{&layer.wq, q.data()}, {&layer.wk, k.data()}, {&layer.wv, v.data()}});
+                pool.barrier();
+                on_first_thread(t, [&] {
+                    for (int i = 0; i < n; ++i) {
+                        rotate(q.data() + std::size_t(i) * d, config.heads, i);
+                        rotate(k.data() + std::size_t(i) * kv, config.kv_heads, i);
+                        std::copy_n(k.data() + std::size_t(i) * kv, kv, cache_at(k_cache, l, items[i].sequence, items[i].position));
+                        std::copy_n(v.data() + std::size_t(i) * kv, kv, cache_at(v_cache, l, items[i].sequence, items[i].position));
+                    }
+                });
+                const int tasks = n * config.heads, threads = pool.size();
+                for (int task = tasks * t / threads; task < tasks * (t + 1) / threads; ++task) {
                     const Item& item = items[task / config.heads];
                     attend(l, task / config.heads, item.sequence, item.position, task % config.heads,
-                           scores.data() + std::size_t(thread) * capacity);
+                           scores.data() + std::size_t(t) * capacity);
                 }
+                pool.barrier();
+                on_first_thread(t, [&] {
+                    quantize_input(attention.data(), d, n);
+                    share({&layer.wo});
+                });
+                products(t, attention.data(), d, n, {{&layer.wo, product.data()}});
+                pool.barrier();
+                on_first_thread(t, [&] {
+                    add_product_to_x();
+                    rms_norm(x.data(), layer.ffn_norm, h.data(), n);
+                    quantize_input(h.data(), d, n);
+                    share({&layer.gate});
+                });
+                gate_and_up(t, layer, n);
+                pool.barrier();
+                on_first_thread(t, [&] {
+                    quantize_input(gate.data(), f, n);
+                    share({&layer.down});
+                });
+                products(t, gate.data(), f, n, {{&layer.down, product.data()}});
+                pool.barrier();
+            }
+            const int first = last_logits_only ? n - 1 : 0;
+            on_first_thread(t, [&] {
+                add_product_to_x();
+                rms_norm(x.data() + std::size_t(first) * d, output_norm, h.data(), n - first);
+                quantize_input(h.data(), d, n - first);
+                share({&output});
             });
-            products(attention.data(), d, n, {{&layer.wo, product.data()}});
-            for (std::size_t j = 0; j < std::size_t(n) * d; ++j) x[j] += product[j];
-            rms_norm(x.data(), layer.ffn_norm, h.data(), n);
-            products(h.data(), d, n, {{&layer.gate, gate.data()}, {&layer.up, up.data()}});
-            for (std::size_t j = 0; j < std::size_t(n) * f; ++j) gate[j] = gate[j] / (1.0f + std::exp(-gate[j])) * up[j];
-            products(gate.data(), f, n, {{&layer.down, product.data()}});
-            for (std::size_t j = 0; j < std::size_t(n) * d; ++j) x[j] += product[j];
-        }
-        const int first = last_logits_only ? n - 1 : 0;
-        rms_norm(x.data() + std::size_t(first) * d, output_norm, h.data(), n - first);
-        products(h.data(), d, n - first, {{&output, logits.data()}});
+            products(t, h.data(), d, n - first, {{&output, logits.data()}});
+        };
+        pool.run(pass);
     }
 };
 
