@@ -52,13 +52,16 @@ float dot(const float* a, const float* b, int n) {
     return sum;
 }
 
+/// Thread t's share [begin, end) of `count` items split evenly over `threads`.
+std::pair<int, int> share_of(int count, int t, int threads) {
+    return {static_cast<int>(std::int64_t(count) * t / threads), static_cast<int>(std::int64_t(count) * (t + 1) / threads)};
+}
+
 /// Runs body(thread, begin, end) on every thread of `pool` over its share of [0, count).
 template <class Body>
 void parallel_for(cpu::ThreadPool& pool, int count, Body body) {
-    const int threads = pool.size();
     auto task = [&](int t) {
-        const int begin = static_cast<int>(std::int64_t(count) * t / threads);
-        const int end = static_cast<int>(std::int64_t(count) * (t + 1) / threads);
+        const auto [begin, end] = share_of(count, t, pool.size());
         if (begin < end) body(t, begin, end);
     };
     pool.run(task);
@@ -373,8 +376,8 @@ struct LlmDecoder::Impl {
                         std::copy_n(v.data() + std::size_t(i) * kv, kv, cache_at(v_cache, l, items[i].sequence, items[i].position));
                     }
                 });
-                const int tasks = n * config.heads, threads = pool.size();
-                for (int task = tasks * t / threads; task < tasks * (t + 1) / threads; ++task) {
+                const auto [first_task, end_task] = share_of(n * config.heads, t, pool.size());
+                for (int task = first_task; task < end_task; ++task) {
                     const Item& item = items[task / config.heads];
                     attend(l, task / config.heads, item.sequence, item.position, task % config.heads,
                            scores.data() + std::size_t(t) * capacity);
