@@ -10,6 +10,7 @@
 #include "cpu/group_claims.hpp"
 #include "cpu/quant_kernels.hpp"
 #include "cpu/thread_pool.hpp"
+#include "cpu/transformer_kernels.hpp"
 
 namespace payback::bench {
 namespace {
@@ -37,20 +38,6 @@ struct Layer {
     std::vector<float> attn_norm, ffn_norm;
     Matrix wq, wk, wv, wo, gate, up, down;
 };
-
-/// Σ a·b in eight partial sums, which the compiler turns into vector multiply-adds: one sum is a chain of
-/// dependent additions that no compiler may reorder, and attention's dot products were a tenth of a decode
-/// step at context 128.
-float dot(const float* a, const float* b, int n) {
-    constexpr int lanes = 8;
-    float sums[lanes] = {};
-    int i = 0;
-    for (; i + lanes <= n; i += lanes)
-        for (int k = 0; k < lanes; ++k) sums[k] += a[i + k] * b[i + k];
-    float sum = ((sums[0] + sums[1]) + (sums[2] + sums[3])) + ((sums[4] + sums[5]) + (sums[6] + sums[7]));
-    for (; i < n; ++i) sum += a[i] * b[i];
-    return sum;
-}
 
 /// Thread t's share [begin, end) of `count` items split evenly over `threads`.
 std::pair<int, int> share_of(int count, int t, int threads) {
@@ -85,11 +72,18 @@ struct LlmDecoder::Impl {
     int capacity;
     cpu::ThreadPool pool;
     const cpu::QuantKernels& kernels = cpu::quant_kernels();
+    const cpu::TransformerKernels& transformer = cpu::transformer_kernels();
 
     Matrix embedding, output;
     std::vector<float> output_norm;
     std::vector<Layer> layers;
-    std::vector<float> k_cache, v_cache;  // [layer][sequence][position][kv_dim]
+    // The caches, a block per layer, sequence and KV head, each block's rows padded to cache_rows (capacity
+    // rounded up to attention's block of keys): keys transposed ([head_dim][cache_rows]), so that
+    // attention's scores load a vector of keys at once (cpu/transformer_kernels.hpp); values as rows
+    // ([cache_rows][head_dim]). A KV head's keys are one stretch of memory, and its values another:
+    // attention streams through them.
+    int cache_rows;
+    std::vector<float> k_cache, v_cache;
     std::vector<int> lengths;
 
     // Scratch for up to `rows` items of one pass, grown as needed.
@@ -132,11 +126,12 @@ struct LlmDecoder::Impl {
                 for (int i = begin; i < end; ++i) pack(*matrices[i]);
             });
         }
-        const std::size_t cache = std::size_t(config.layers) * sequences * capacity * kv;
+        cache_rows = (capacity + cpu::attention_key_block - 1) / cpu::attention_key_block * cpu::attention_key_block;
+        const std::size_t cache = std::size_t(config.layers) * sequences * cache_rows * kv;
         k_cache.assign(cache, 0.0f);
         v_cache.assign(cache, 0.0f);
         lengths.assign(static_cast<std::size_t>(sequences), 0);
-        scores.assign(std::size_t(pool.size()) * capacity, 0.0f);
+        scores.assign(std::size_t(pool.size()) * (config.heads / config.kv_heads) * cache_rows, 0.0f);
         // Claims of at least 64 rows: a packed call then reads four groups side by side (cpu/quant_kernels.cpp).
         for (int i = 0; i < 3; ++i) claims.emplace_back(pool.size(), 64 / output.row_group());
     }
@@ -308,30 +303,30 @@ struct LlmDecoder::Impl {
             }
     }
 
-    float* cache_at(std::vector<float>& cache, int layer, int sequence, int position) {
-        return cache.data() + ((std::size_t(layer) * sequences + sequence) * capacity + position) * config.kv_dim();
+    /// KV head `kv_head`'s block in a cache: its keys, transposed, or its values.
+    float* cache_block(std::vector<float>& cache, int layer, int sequence, int kv_head) {
+        const std::size_t block = (std::size_t(layer) * sequences + sequence) * config.kv_heads + kv_head;
+        return cache.data() + block * cache_rows * config.head_dim();
     }
 
-    /// Causal attention of item i (sequence, position) for one head over the cached positions 0..position.
-    void attend(int layer, int i, int sequence, int position, int head, float* scores_buffer) {
-        const int hd = config.head_dim(), kv_head = head / (config.heads / config.kv_heads);
-        const float* query = q.data() + std::size_t(i) * config.d_model + std::size_t(head) * hd;
-        const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
-        float max = -INFINITY;
-        for (int j = 0; j <= position; ++j) {
-            const float* key = cache_at(k_cache, layer, sequence, j) + std::size_t(kv_head) * hd;
-            scores_buffer[j] = dot(query, key, hd) * scale;
-            max = std::max(max, scores_buffer[j]);
+    /// Causal attention of item i (sequence, position) for query heads [first_head, end_head), which share
+    /// one KV head, over the cached positions 0..position. Each key and value is read once for all of
+    /// them (8 for TinyLlama), not once a head: at long contexts the cache is what a step reads most after
+    /// the weights. `scores_buffer` holds (end_head − first_head) × cache_rows floats.
+    void attend(int layer, int i, int sequence, int position, int first_head, int end_head, float* scores_buffer) {
+        const int hd = config.head_dim(), kv_head = first_head / (config.heads / config.kv_heads);
+        const int heads = end_head - first_head, length = position + 1;
+        const float* queries = q.data() + std::size_t(i) * config.d_model + std::size_t(first_head) * hd;
+        float* outs = attention.data() + std::size_t(i) * config.d_model + std::size_t(first_head) * hd;
+        transformer.attention_scores(queries, heads, cache_block(k_cache, layer, sequence, kv_head), cache_rows, length,
+                                     hd, 1.0f / std::sqrt(static_cast<float>(hd)), scores_buffer);
+        for (int head = 0; head < heads; ++head) {
+            float* row = scores_buffer + std::ptrdiff_t(head) * cache_rows;
+            const float inverse = 1.0f / transformer.exp_shifted(row, length, *std::max_element(row, row + length));
+            for (int j = 0; j < length; ++j) row[j] *= inverse;
         }
-        float sum = 0;
-        for (int j = 0; j <= position; ++j) sum += scores_buffer[j] = std::exp(scores_buffer[j] - max);
-        float* out = attention.data() + std::size_t(i) * config.d_model + std::size_t(head) * hd;
-        std::fill(out, out + hd, 0.0f);
-        for (int j = 0; j <= position; ++j) {
-            const float* value = cache_at(v_cache, layer, sequence, j) + std::size_t(kv_head) * hd;
-            const float weight = scores_buffer[j] / sum;
-            for (int e = 0; e < hd; ++e) out[e] += weight * value[e];
-        }
+        transformer.attention_weighted_sum(scores_buffer, cache_rows, heads, cache_block(v_cache, layer, sequence, kv_head),
+                                           length, hd, outs);
     }
 
     int checked(int token) const {
@@ -349,6 +344,11 @@ struct LlmDecoder::Impl {
     /// attention (111 a token for TinyLlama) cost 13 % of a decode step in waits, and SwiGLU ran on one thread.
     void forward(const std::vector<Item>& items, bool last_logits_only) {
         const int n = static_cast<int>(items.size()), d = config.d_model, kv = config.kv_dim(), f = config.ffn;
+        const int hd = config.head_dim();
+        // Attention's tasks: each item's KV heads, each split into slices of its query heads only where
+        // there are fewer KV heads than threads (one item, few KV heads), so that every thread has work.
+        const int group = config.heads / config.kv_heads;
+        const int head_slices = std::clamp((pool.size() + n * config.kv_heads - 1) / (n * config.kv_heads), 1, group);
         reserve(n);
         for (int i = 0; i < n; ++i) {
             embed(items[i].token, x.data() + std::size_t(i) * d);
@@ -372,15 +372,22 @@ struct LlmDecoder::Impl {
                     for (int i = 0; i < n; ++i) {
                         rotate(q.data() + std::size_t(i) * d, config.heads, i);
                         rotate(k.data() + std::size_t(i) * kv, config.kv_heads, i);
-                        std::copy_n(k.data() + std::size_t(i) * kv, kv, cache_at(k_cache, l, items[i].sequence, items[i].position));
-                        std::copy_n(v.data() + std::size_t(i) * kv, kv, cache_at(v_cache, l, items[i].sequence, items[i].position));
+                        const int sequence = items[i].sequence, position = items[i].position;
+                        for (int head = 0; head < config.kv_heads; ++head) {
+                            const float* key = k.data() + std::size_t(i) * kv + std::size_t(head) * hd;
+                            const float* value = v.data() + std::size_t(i) * kv + std::size_t(head) * hd;
+                            float* keys = cache_block(k_cache, l, sequence, head);
+                            for (int e = 0; e < hd; ++e) keys[std::ptrdiff_t(e) * cache_rows + position] = key[e];
+                            std::copy_n(value, hd, cache_block(v_cache, l, sequence, head) + std::ptrdiff_t(position) * hd);
+                        }
                     }
                 });
-                const auto [first_task, end_task] = share_of(n * config.heads, t, pool.size());
+                const auto [first_task, end_task] = share_of(n * config.kv_heads * head_slices, t, pool.size());
                 for (int task = first_task; task < end_task; ++task) {
-                    const Item& item = items[task / config.heads];
-                    attend(l, task / config.heads, item.sequence, item.position, task % config.heads,
-                           scores.data() + std::size_t(t) * capacity);
+                    const int i = task / (config.kv_heads * head_slices), kv_head = task / head_slices % config.kv_heads;
+                    const auto [first_head, end_head] = share_of(group, task % head_slices, head_slices);
+                    attend(l, i, items[i].sequence, items[i].position, kv_head * group + first_head,
+                           kv_head * group + end_head, scores.data() + std::size_t(t) * group * cache_rows);
                 }
                 pool.barrier();
                 on_first_thread(t, [&] {

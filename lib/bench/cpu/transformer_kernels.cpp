@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 // Compiled once per instruction set (cmake/PaybackIsa.cmake); the loops are written for the
 // vectorizer: no calls into libm, no branches inside.
@@ -101,6 +102,64 @@ float exp_shifted(float* x, int n, float shift) {
     return lane_sum(n, [&](int j) { return x[j]; });
 }
 
+void attention_scores(const float* queries, int heads, const float* keys, std::ptrdiff_t stride, int length,
+                      int head_dim, float scale, float* scores) {
+    // A block of keys (16 KB at head_dim 64) against every query head while it is in L1: the heads of a
+    // KV group share their keys. Each score sums its head_dim products in order, whatever its block.
+    for (int j0 = 0; j0 < length; j0 += attention_key_block)
+        for (int h = 0; h < heads; ++h) {
+            const float* query = queries + std::ptrdiff_t(h) * head_dim;
+            float sums[attention_key_block] = {};
+            for (int e = 0; e < head_dim; ++e) {
+                const float* row = keys + e * stride + j0;
+                for (int l = 0; l < attention_key_block; ++l) sums[l] += query[e] * row[l];
+            }
+            float* out = scores + h * stride + j0;
+            for (int l = 0; l < attention_key_block; ++l) out[l] = scale * sums[l];
+        }
+}
+
+/// `lanes` floats as one value (GCC's and Clang's vector extension): one AVX-512 register, two AVX2 ones.
+using Lanes = float __attribute__((vector_size(lanes * sizeof(float))));
+
+void attention_weighted_sum(const float* weights, std::ptrdiff_t stride, int heads, const float* values, int length,
+                            int head_dim, float* out) {
+    // Blocks of value rows (16 KB at head_dim 64) that stay in L1 while every head adds them up, 64 of
+    // a head's outputs at a time in registers. Each output sums each block's values in order, then the
+    // blocks in order.
+    constexpr int block = 64, width = 64;
+    std::fill(out, out + std::ptrdiff_t(heads) * head_dim, 0.0f);
+    for (int j0 = 0; j0 < length; j0 += block) {
+        const int j1 = std::min(length, j0 + block);
+        for (int h = 0; h < heads; ++h) {
+            const float* weight = weights + h * stride;
+            for (int e0 = 0; e0 < head_dim; e0 += width) {
+                float* sum = out + std::ptrdiff_t(h) * head_dim + e0;
+                if (head_dim - e0 >= width) {
+                    // The block's sums in four vectors, added once: as an array of floats GCC keeps them
+                    // on the stack, a store and a load for every value row.
+                    Lanes sums[width / lanes] = {};
+                    for (int j = j0; j < j1; ++j) {
+                        const float* value = values + std::ptrdiff_t(j) * head_dim + e0;
+                        for (int k = 0; k < width / lanes; ++k) {
+                            Lanes row;
+                            std::memcpy(&row, value + std::ptrdiff_t(k) * lanes, sizeof row);  // an unaligned load
+                            sums[k] += weight[j] * row;
+                        }
+                    }
+                    for (int k = 0; k < width / lanes; ++k)
+                        for (int e = 0; e < lanes; ++e) sum[k * lanes + e] += sums[k][e];
+                } else {
+                    for (int j = j0; j < j1; ++j) {
+                        const float* value = values + std::ptrdiff_t(j) * head_dim + e0;
+                        for (int e = 0; e < head_dim - e0; ++e) sum[e] += weight[j] * value[e];
+                    }
+                }
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace payback::bench::cpu
 
@@ -109,7 +168,8 @@ namespace payback::PAYBACK_ISA_NAMESPACE {
 const bench::cpu::TransformerKernels& gpt_transformer_kernels() {
     using namespace bench::cpu;
     static constexpr TransformerKernels kernels{&layer_norm_forward, &layer_norm_backward, &gelu_forward,
-                                                &gelu_backward, &exp_shifted};
+                                                &gelu_backward,      &exp_shifted,         &attention_scores,
+                                                &attention_weighted_sum};
     return kernels;
 }
 

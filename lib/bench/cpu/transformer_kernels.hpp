@@ -1,5 +1,6 @@
 // The gpt-small workload's element-wise passes: layer normalization, GELU (tanh form) and the
-// exponentials of a softmax. transformer_kernels.cpp is compiled once per instruction set
+// exponentials of a softmax; and the llm-decode workload's attention of one position over its cache
+// (scores and the weighted sum of values). transformer_kernels.cpp is compiled once per instruction set
 // (payback/base/isa_dispatch.hpp) as plain loops the compiler vectorizes, AVX-512 wide in x86-64-v4;
 // its exponential is a polynomial (Cephes' expf, within 2 ulp) so that the loops vectorize at all.
 // Single-threaded: the trainer gives each thread its own rows.
@@ -8,6 +9,9 @@
 #include <cstddef>
 
 namespace payback::bench::cpu {
+
+/// Keys that attention_scores takes at a time: a transposed key cache's rows are padded to a multiple.
+inline constexpr int attention_key_block = 64;
 
 /// PyTorch's LayerNorm with eps 1e-5: y = (x − mean)·rstd·gamma + beta for `rows` rows of d floats;
 /// mean and rstd (1/√(variance + eps), the biased variance) are kept per row for the backward pass.
@@ -23,6 +27,16 @@ struct TransformerKernels {
     void (*gelu_backward)(const float* x, const float* dy, float* dx, std::size_t n);
     /// x[j] ← exp(x[j] − shift) for j < n; returns their sum.
     float (*exp_shifted)(float* x, int n, float shift);
+    /// scores[h·stride + j] = scale · (query h · key j) for h < heads and j < length rounded up to
+    /// attention_key_block (at most stride). The queries are head_dim floats each, one after another; the
+    /// keys are transposed, keys[e·stride + j] holding key j's element e, so that one load holds a
+    /// vector of keys' elements and no sum runs across a vector's lanes.
+    void (*attention_scores)(const float* queries, int heads, const float* keys, std::ptrdiff_t stride, int length,
+                             int head_dim, float scale, float* scores);
+    /// out h = Σ_{j < length} weights[h·stride + j] · value j for h < heads: the values and the outputs
+    /// are head_dim floats each, one after another.
+    void (*attention_weighted_sum)(const float* weights, std::ptrdiff_t stride, int heads, const float* values,
+                                   int length, int head_dim, float* out);
 };
 
 /// The kernels of the active instruction set (payback::active_isa()).

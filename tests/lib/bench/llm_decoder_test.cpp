@@ -232,6 +232,23 @@ TEST_CASE("prefill, batches and threads give what token-by-token decoding gives"
     }
 }
 
+TEST_CASE("a KV group split over threads, and a cache past one block of keys, give the same logits", "[bench][llm]") {
+    // One KV head for 4 query heads: on 3 threads a token's attention splits the group into slices of
+    // 1, 1 and 2 heads. 70 positions take two of attention's blocks of 64 keys.
+    const LlmConfig config = parse_llm_config("layers=2,d_model=64,heads=4,kv_heads=1,ffn=128,vocab=96");
+    std::vector<int> prompt(70);
+    for (std::size_t t = 0; t < prompt.size(); ++t) prompt[t] = static_cast<int>(t * 37 % 96);
+    LlmDecoder one(config, Quant::q8_0, 7, 1, 1, 80), three(config, Quant::q8_0, 7, 3, 1, 80);
+    std::vector<float> by_one, by_three;
+    for (const int token : prompt) {
+        by_one = one.decode({token});
+        by_three = three.decode({token});
+    }
+    CHECK(by_three == by_one);
+    LlmDecoder prompt_at_once(config, Quant::q8_0, 7, 3, 1, 80);
+    CHECK(prompt_at_once.prefill(0, prompt) == by_one);
+}
+
 TEST_CASE("the decoder refuses what does not fit", "[bench][llm]") {
     LlmDecoder decoder(tiny(), Quant::q4_0, 7, 1, 2, 3);
     CHECK_THROWS_AS(decoder.decode({1}), std::invalid_argument);          // two sequences, one token
