@@ -77,11 +77,11 @@ struct LlmDecoder::Impl {
     Matrix embedding, output;
     std::vector<float> output_norm;
     std::vector<Layer> layers;
-    // The caches, a block per layer, sequence and KV head, each block's rows padded to cache_rows (capacity
-    // rounded up to attention's block of keys): keys transposed ([head_dim][cache_rows]), so that
-    // attention's scores load a vector of keys at once (cpu/transformer_kernels.hpp); values as rows
-    // ([cache_rows][head_dim]). A KV head's keys are one stretch of memory, and its values another:
-    // attention streams through them.
+    // The caches, a block per layer, sequence and KV head, each block's positions padded to cache_rows
+    // (capacity rounded up to attention's tile of keys): keys in tiles of 64 positions, each tile element
+    // by element (cpu::tiled_key_index), so that attention's scores load a vector of keys at once; values
+    // position by position ([cache_rows][head_dim]). A KV head's keys are one stretch of memory, and its
+    // values another: attention streams through them.
     int cache_rows;
     std::vector<float> k_cache, v_cache;
     std::vector<int> lengths;
@@ -303,7 +303,7 @@ struct LlmDecoder::Impl {
             }
     }
 
-    /// KV head `kv_head`'s block in a cache: its keys, transposed, or its values.
+    /// KV head `kv_head`'s block in a cache: its keys, tiled, or its values.
     float* cache_block(std::vector<float>& cache, int layer, int sequence, int kv_head) {
         const std::size_t block = (std::size_t(layer) * sequences + sequence) * config.kv_heads + kv_head;
         return cache.data() + block * cache_rows * config.head_dim();
@@ -318,13 +318,9 @@ struct LlmDecoder::Impl {
         const int heads = end_head - first_head, length = position + 1;
         const float* queries = q.data() + std::size_t(i) * config.d_model + std::size_t(first_head) * hd;
         float* outs = attention.data() + std::size_t(i) * config.d_model + std::size_t(first_head) * hd;
-        transformer.attention_scores(queries, heads, cache_block(k_cache, layer, sequence, kv_head), cache_rows, length,
-                                     hd, 1.0f / std::sqrt(static_cast<float>(hd)), scores_buffer);
-        for (int head = 0; head < heads; ++head) {
-            float* row = scores_buffer + std::ptrdiff_t(head) * cache_rows;
-            const float inverse = 1.0f / transformer.exp_shifted(row, length, *std::max_element(row, row + length));
-            for (int j = 0; j < length; ++j) row[j] *= inverse;
-        }
+        transformer.attention_scores(queries, heads, cache_block(k_cache, layer, sequence, kv_head), length, hd,
+                                     1.0f / std::sqrt(static_cast<float>(hd)), scores_buffer, cache_rows);
+        transformer.attention_softmax(scores_buffer, cache_rows, heads, length);
         transformer.attention_weighted_sum(scores_buffer, cache_rows, heads, cache_block(v_cache, layer, sequence, kv_head),
                                            length, hd, outs);
     }
@@ -377,7 +373,7 @@ struct LlmDecoder::Impl {
                             const float* key = k.data() + std::size_t(i) * kv + std::size_t(head) * hd;
                             const float* value = v.data() + std::size_t(i) * kv + std::size_t(head) * hd;
                             float* keys = cache_block(k_cache, l, sequence, head);
-                            for (int e = 0; e < hd; ++e) keys[std::ptrdiff_t(e) * cache_rows + position] = key[e];
+                            for (int e = 0; e < hd; ++e) keys[cpu::tiled_key_index(position, e, hd)] = key[e];
                             std::copy_n(value, hd, cache_block(v_cache, l, sequence, head) + std::ptrdiff_t(position) * hd);
                         }
                     }

@@ -102,61 +102,111 @@ float exp_shifted(float* x, int n, float shift) {
     return lane_sum(n, [&](int j) { return x[j]; });
 }
 
-void attention_scores(const float* queries, int heads, const float* keys, std::ptrdiff_t stride, int length,
-                      int head_dim, float scale, float* scores) {
-    // A block of keys (16 KB at head_dim 64) against every query head while it is in L1: the heads of a
-    // KV group share their keys. Each score sums its head_dim products in order, whatever its block.
-    for (int j0 = 0; j0 < length; j0 += attention_key_block)
-        for (int h = 0; h < heads; ++h) {
-            const float* query = queries + std::ptrdiff_t(h) * head_dim;
-            float sums[attention_key_block] = {};
-            for (int e = 0; e < head_dim; ++e) {
-                const float* row = keys + e * stride + j0;
-                for (int l = 0; l < attention_key_block; ++l) sums[l] += query[e] * row[l];
-            }
-            float* out = scores + h * stride + j0;
-            for (int l = 0; l < attention_key_block; ++l) out[l] = scale * sums[l];
+/// `lanes` floats as one value (GCC's and Clang's vector extension): one AVX-512 register, two AVX2 ones.
+/// The attention kernels hold their sums in these: as arrays of floats GCC kept some on the stack, a
+/// store and a load for every key or value row.
+using Lanes = float __attribute__((vector_size(lanes * sizeof(float))));
+constexpr int key_vectors = attention_key_block / lanes;
+
+/// Heads query heads' scores for one tile of keys. Two heads at a time give eight independent sums, the
+/// two multiply-add units' latency over; each score sums its head_dim products in order.
+template <int Heads>
+void score_tile(const float* queries, int head_dim, const float* tile, float scale, float* scores,
+                std::ptrdiff_t stride) {
+    Lanes sums[Heads][key_vectors] = {};
+    for (int e = 0; e < head_dim; ++e) {
+        float query[Heads];
+        for (int h = 0; h < Heads; ++h) query[h] = queries[std::ptrdiff_t(h) * head_dim + e];
+        for (std::ptrdiff_t k = 0; k < key_vectors; ++k) {
+            Lanes keys;  // one vector at a time: an array of them GCC copies through the stack
+            std::memcpy(&keys, tile + std::ptrdiff_t(e) * attention_key_block + k * lanes, sizeof keys);
+            for (int h = 0; h < Heads; ++h) sums[h][k] += query[h] * keys;
+        }
+    }
+    for (int h = 0; h < Heads; ++h)
+        for (std::ptrdiff_t k = 0; k < key_vectors; ++k) {
+            const Lanes scaled = scale * sums[h][k];
+            std::memcpy(scores + h * stride + k * lanes, &scaled, sizeof scaled);
         }
 }
 
-/// `lanes` floats as one value (GCC's and Clang's vector extension): one AVX-512 register, two AVX2 ones.
-using Lanes = float __attribute__((vector_size(lanes * sizeof(float))));
+void attention_scores(const float* queries, int heads, const float* keys, int length, int head_dim, float scale,
+                      float* scores, std::ptrdiff_t stride) {
+    // A tile of keys (16 KB at head_dim 64) against every query head while it is in L1: the heads of a
+    // KV group share their keys.
+    for (int j0 = 0; j0 < length; j0 += attention_key_block) {
+        const float* tile = keys + std::ptrdiff_t(j0) * head_dim;  // tile j0/64 starts at (j0/64)·head_dim·64
+        int h = 0;
+        for (; h + 2 <= heads; h += 2)
+            score_tile<2>(queries + std::ptrdiff_t(h) * head_dim, head_dim, tile, scale, scores + h * stride + j0, stride);
+        if (h < heads)
+            score_tile<1>(queries + std::ptrdiff_t(h) * head_dim, head_dim, tile, scale, scores + h * stride + j0, stride);
+    }
+}
+
+void attention_softmax(float* scores, std::ptrdiff_t stride, int heads, int length) {
+    for (int h = 0; h < heads; ++h) {
+        float* row = scores + h * stride;
+        // The largest score in sixteen running maxima (a comparison the vectorizer takes, unlike std::max's
+        // chain of dependent maxss), then e^(x − max) and their sum, then each divided by the sum.
+        float maxima[lanes];
+        std::fill_n(maxima, lanes, row[0]);
+        int j = 0;
+        for (; j + lanes <= length; j += lanes)
+            for (int l = 0; l < lanes; ++l) maxima[l] = row[j + l] > maxima[l] ? row[j + l] : maxima[l];
+        float top = row[0];
+        for (; j < length; ++j) top = row[j] > top ? row[j] : top;
+        for (const float m : maxima) top = m > top ? m : top;
+        const float inverse = 1.0f / exp_shifted(row, length, top);
+        for (j = 0; j < length; ++j) row[j] *= inverse;
+    }
+}
+
+constexpr int value_block = 64;  ///< value rows that stay in L1 while every head adds them up (16 KB at head_dim 64)
+constexpr int value_width = 64;  ///< a head's outputs summed at a time in registers
+constexpr int value_vectors = value_width / lanes;
+
+/// out h[e0, e0 + 64) += Σ_{j0 ≤ j < j1} weights[h·stride + j] · value j's elements [e0, e0 + 64), for Heads
+/// heads: the block's sums in order, added once. Two heads at a time share each value row's loads.
+template <int Heads>
+void add_value_block(const float* weights, std::ptrdiff_t stride, const float* values, int j0, int j1, int head_dim,
+                     int e0, float* out) {
+    Lanes sums[Heads][value_vectors] = {};
+    for (int j = j0; j < j1; ++j) {
+        float weight[Heads];
+        for (int h = 0; h < Heads; ++h) weight[h] = weights[h * stride + j];
+        for (std::ptrdiff_t k = 0; k < value_vectors; ++k) {
+            Lanes row;  // one vector at a time: an array of them GCC copies through the stack
+            std::memcpy(&row, values + std::ptrdiff_t(j) * head_dim + e0 + k * lanes, sizeof row);
+            for (int h = 0; h < Heads; ++h) sums[h][k] += weight[h] * row;
+        }
+    }
+    for (int h = 0; h < Heads; ++h)
+        for (std::ptrdiff_t k = 0; k < value_vectors; ++k)
+            for (int e = 0; e < lanes; ++e) out[std::ptrdiff_t(h) * head_dim + e0 + k * lanes + e] += sums[h][k][e];
+}
 
 void attention_weighted_sum(const float* weights, std::ptrdiff_t stride, int heads, const float* values, int length,
                             int head_dim, float* out) {
-    // Blocks of value rows (16 KB at head_dim 64) that stay in L1 while every head adds them up, 64 of
-    // a head's outputs at a time in registers. Each output sums each block's values in order, then the
-    // blocks in order.
-    constexpr int block = 64, width = 64;
+    // Each output sums each block's values in order, then the blocks in order.
     std::fill(out, out + std::ptrdiff_t(heads) * head_dim, 0.0f);
-    for (int j0 = 0; j0 < length; j0 += block) {
-        const int j1 = std::min(length, j0 + block);
-        for (int h = 0; h < heads; ++h) {
-            const float* weight = weights + h * stride;
-            for (int e0 = 0; e0 < head_dim; e0 += width) {
-                float* sum = out + std::ptrdiff_t(h) * head_dim + e0;
-                if (head_dim - e0 >= width) {
-                    // The block's sums in four vectors, added once: as an array of floats GCC keeps them
-                    // on the stack, a store and a load for every value row.
-                    Lanes sums[width / lanes] = {};
-                    for (int j = j0; j < j1; ++j) {
-                        const float* value = values + std::ptrdiff_t(j) * head_dim + e0;
-                        for (int k = 0; k < width / lanes; ++k) {
-                            Lanes row;
-                            std::memcpy(&row, value + std::ptrdiff_t(k) * lanes, sizeof row);  // an unaligned load
-                            sums[k] += weight[j] * row;
-                        }
-                    }
-                    for (int k = 0; k < width / lanes; ++k)
-                        for (int e = 0; e < lanes; ++e) sum[k * lanes + e] += sums[k][e];
-                } else {
-                    for (int j = j0; j < j1; ++j) {
-                        const float* value = values + std::ptrdiff_t(j) * head_dim + e0;
-                        for (int e = 0; e < head_dim - e0; ++e) sum[e] += weight[j] * value[e];
-                    }
-                }
-            }
+    for (int j0 = 0; j0 < length; j0 += value_block) {
+        const int j1 = std::min(length, j0 + value_block);
+        int e0 = 0;
+        for (; e0 + value_width <= head_dim; e0 += value_width) {
+            int h = 0;
+            for (; h + 2 <= heads; h += 2)
+                add_value_block<2>(weights + h * stride, stride, values, j0, j1, head_dim, e0, out + std::ptrdiff_t(h) * head_dim);
+            if (h < heads)
+                add_value_block<1>(weights + h * stride, stride, values, j0, j1, head_dim, e0, out + std::ptrdiff_t(h) * head_dim);
         }
+        for (int h = 0; h < heads && e0 < head_dim; ++h)  // the last head_dim % 64 outputs
+            for (int j = j0; j < j1; ++j) {
+                const float weight = weights[h * stride + j];
+                const float* value = values + std::ptrdiff_t(j) * head_dim;
+                float* sum = out + std::ptrdiff_t(h) * head_dim;
+                for (int e = e0; e < head_dim; ++e) sum[e] += weight * value[e];
+            }
     }
 }
 
@@ -169,7 +219,7 @@ const bench::cpu::TransformerKernels& gpt_transformer_kernels() {
     using namespace bench::cpu;
     static constexpr TransformerKernels kernels{&layer_norm_forward, &layer_norm_backward, &gelu_forward,
                                                 &gelu_backward,      &exp_shifted,         &attention_scores,
-                                                &attention_weighted_sum};
+                                                &attention_softmax,  &attention_weighted_sum};
     return kernels;
 }
 

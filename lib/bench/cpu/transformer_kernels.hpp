@@ -10,8 +10,15 @@
 
 namespace payback::bench::cpu {
 
-/// Keys that attention_scores takes at a time: a transposed key cache's rows are padded to a multiple.
+/// Keys that attention_scores takes at a time: a key cache is stored in tiles of this many positions.
 inline constexpr int attention_key_block = 64;
+
+/// Where element e of key j lies in a tiled key cache: tiles of attention_key_block positions one after
+/// another, each head_dim rows of attention_key_block floats (row e holds the tile's keys' element e).
+/// One load then holds a vector of keys' element e, and a tile is one stretch of memory.
+inline std::ptrdiff_t tiled_key_index(int j, int e, int head_dim) {
+    return (std::ptrdiff_t(j / attention_key_block) * head_dim + e) * attention_key_block + j % attention_key_block;
+}
 
 /// PyTorch's LayerNorm with eps 1e-5: y = (x − mean)·rstd·gamma + beta for `rows` rows of d floats;
 /// mean and rstd (1/√(variance + eps), the biased variance) are kept per row for the backward pass.
@@ -29,10 +36,11 @@ struct TransformerKernels {
     float (*exp_shifted)(float* x, int n, float shift);
     /// scores[h·stride + j] = scale · (query h · key j) for h < heads and j < length rounded up to
     /// attention_key_block (at most stride). The queries are head_dim floats each, one after another; the
-    /// keys are transposed, keys[e·stride + j] holding key j's element e, so that one load holds a
-    /// vector of keys' elements and no sum runs across a vector's lanes.
-    void (*attention_scores)(const float* queries, int heads, const float* keys, std::ptrdiff_t stride, int length,
-                             int head_dim, float scale, float* scores);
+    /// keys are tiled (tiled_key_index), so that no sum runs across a vector's lanes.
+    void (*attention_scores)(const float* queries, int heads, const float* keys, int length, int head_dim,
+                             float scale, float* scores, std::ptrdiff_t stride);
+    /// Each of `heads` rows of scores (stride apart) ← the softmax of its first `length` values.
+    void (*attention_softmax)(float* scores, std::ptrdiff_t stride, int heads, int length);
     /// out h = Σ_{j < length} weights[h·stride + j] · value j for h < heads: the values and the outputs
     /// are head_dim floats each, one after another.
     void (*attention_weighted_sum)(const float* weights, std::ptrdiff_t stride, int heads, const float* values,
