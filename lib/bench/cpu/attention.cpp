@@ -27,9 +27,7 @@ void attention_forward(HeadView view, const float* q, const float* k, const floa
             float* row = probs + std::ptrdiff_t(i) * length;
             const int n = i + 1;
             for (int j = 0; j < n; ++j) row[j] *= scale;
-            const float top = *std::max_element(row, row + n);
-            const float inverse = 1.0f / kernels.exp_shifted(row, n, top);
-            for (int j = 0; j < n; ++j) row[j] *= inverse;
+            kernels.attention_softmax(row, length, 1, n);
             std::fill(row + n, row + length, 0.0f);
         }
         gemm(i1 - i0, view.head_dim, i1, {block, length, 1}, {v, view.qkv_stride, 1}, out + i0 * view.out_stride,

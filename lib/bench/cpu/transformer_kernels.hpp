@@ -1,8 +1,10 @@
 // The gpt-small workload's element-wise passes: layer normalization, GELU (tanh form) and the
-// exponentials of a softmax; and the llm-decode workload's attention of one position over its cache
-// (scores and the weighted sum of values). transformer_kernels.cpp is compiled once per instruction set
-// (payback/base/isa_dispatch.hpp) as plain loops the compiler vectorizes, AVX-512 wide in x86-64-v4
-// (the weighted sum through GCC's vector extension, which keeps its sums in registers); its exponential is a polynomial (Cephes' expf, within 2 ulp) so that the loops vectorize at all.
+// exponentials of a softmax; attention's softmax, which the trainer and the decoder share; and the
+// llm-decode workload's attention of one position over its cache (scores and the weighted sum of
+// values). transformer_kernels.cpp is compiled once per instruction set (payback/base/isa_dispatch.hpp)
+// as plain loops the compiler vectorizes, AVX-512 wide in x86-64-v4 (the scores and the weighted sum
+// through GCC's vector extension, which keeps their sums in registers); its exponential is a
+// polynomial (Cephes' expf, within 2 ulp) so that the loops vectorize at all.
 // Single-threaded: the trainer gives each thread its own rows, the decoder its own KV heads.
 #pragma once
 
