@@ -7,14 +7,17 @@ tests/fixtures/predictor/llama-bench.csv (llama.cpp llama-bench tokens/s), again
 and pricing/models.csv's FLOPs.
 
 The models, per architecture family (gpus.csv `architecture`):
-  train    samples/s = fp32_tflops x 1e12 x a[family, precision] x t[family] x m[model] x s[dataset] / flops_per_sample
+  train    samples/s = fp32_tflops x 1e12 x a[family, precision] x t[family] x m[model] x h[half rate] x s[dataset]
+                       / flops_per_sample
   prefill  tokens/s  = fp32_tflops x 1e12 x p[family] x k[quantized] x s[dataset] / (2 x parameters)
   decode   s/token   = weight bytes / (bandwidth x e[family]) + [quantized] weights x c[family] / FP32 FLOP/s + o[family]
-a, t, m, s, p and k are fitted by least squares on the logarithms; e, c and o by least squares on the
+a, t, m, h, s, p and k are fitted by least squares on the logarithms; e, c and o by least squares on the
 relative error of the time per token. t (a transformer's training against ResNet-50's on the family's
 GPUs) is 1 for resnet50, m (a transformer against bert-base) 1 for resnet50 and bert-base; s is 1 for
 Lambda's 2025 file and for the 2024 llama-bench tables (the newest software, which the predictor predicts
-for), k 1 for F16 weights. c is the FP32 operations that unpacking a quantized weight costs, which a GPU
+for), k 1 for F16 weights. h is fitted for a transformer in mixed precision on a GPU whose tensor cores
+accumulate FP32 at half their FP16-accumulate rate (gpus.csv tensor_fp32_accumulate = half: GeForce RTX
+cards), 1 elsewhere. c is the FP32 operations that unpacking a quantized weight costs, which a GPU
 with little compute for its bandwidth (Apple's) pays visibly; a term that fits negative, or that the
 family's points cannot separate from the others, is dropped. A device without fp32_tflops (Apple's M3 and
 M4) gets its bandwidth times its family's median FLOPs per byte.
@@ -110,6 +113,8 @@ def training_points() -> list[dict[str, object]]:
         terms = [f"a:{family(r['device'])}:{r['precision']}"]
         if r["workload"] != "resnet50":  # a transformer: the family's factor, and bert-large's relative to bert-base
             terms.append(f"t:{family(r['device'])}")
+            if r["precision"] != "fp32" and GPUS[r["device"]]["tensor_fp32_accumulate"] == "half":
+                terms.append("h:half-rate")
         if r["workload"] not in ("resnet50", "bert-base"):
             terms.append(f"m:{r['workload']}")
         if r["dataset"] != "lambda-2025":
@@ -284,6 +289,7 @@ const PredictorFit& predictor_fit() {{
         {{{models}}},
         {transformer:.6g},
         {p_factors["k:quantized"]:.6g},
+        {t_factors["h:half-rate"]:.6g},
         {phase(train_err)},
         {phase(prefill_err)},
         {phase(decode_err)},

@@ -40,6 +40,8 @@ py::list gpus(const Catalog& c) {
         r["fp32_tflops"] = maybe(g.fp32_tflops);
         r["fp16_tflops"] = maybe(g.fp16_tflops);
         r["tensor_fp16_tflops"] = maybe(g.tensor_fp16_tflops);
+        r["tensor_fp32_accumulate"] =
+            g.tensor_fp32_accumulate.empty() ? py::object(py::none()) : py::object(py::str(g.tensor_fp32_accumulate));
         r["nvlink_gb_s"] = maybe(g.nvlink_gb_s);
         r["resnet50_amp_img_s"] = maybe(g.resnet50_amp_img_s);
         r["architecture"] = g.architecture;

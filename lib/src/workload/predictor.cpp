@@ -161,15 +161,20 @@ void roofline(const Resolved& r, Prediction& p) {
     if (p.phase == "train") {
         const double fp32 = required_spec(gpu, gpu.fp32_tflops, "fp32_tflops", p.phase) * 1e12;
         const double share = fraction(gpu, p.precision == "fp32" ? &FamilyFractions::train_fp32 : &FamilyFractions::train_fp16);
-        const double flops = fp32 * share * train_model_factor(gpu, model);
+        // GeForce tensor cores accumulate FP32 at half their FP16-accumulate rate; mixed precision accumulates in
+        // FP32, and a transformer's time is mostly in those GEMMs.
+        const bool half_rate = p.precision != "fp32" && model.heads && gpu.tensor_fp32_accumulate == "half";
+        const double flops =
+            fp32 * share * train_model_factor(gpu, model) * (half_rate ? fit.train_half_rate_factor : 1.0);
         const double bytes = training_weight_passes * model.parameters *
                              (p.precision == "fp32" ? 4.0 : fp16_bytes) / p.batch;
         const double seconds = std::max(*model.flops_per_sample / flops, bytes / (bandwidth * fraction(gpu, &FamilyFractions::decode_bandwidth)));
         p.per_second = 1 / seconds;
         p.error_low = fit.train.low;
         p.error_high = fit.train.high;
-        p.how = fmt::format("roofline: {:.3g} FLOP a sample at {:.1f} TFLOP/s achievable ({} family, {})",
-                            *model.flops_per_sample, flops / 1e12, gpu.architecture, p.precision);
+        p.how = fmt::format("roofline: {:.3g} FLOP a sample at {:.1f} TFLOP/s achievable ({} family, {}{})",
+                            *model.flops_per_sample, flops / 1e12, gpu.architecture, p.precision,
+                            half_rate ? ", tensor cores accumulating FP32 at half rate" : "");
         return;
     }
     const double head_width = double(*model.heads) * *model.head_dim;

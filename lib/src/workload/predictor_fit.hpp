@@ -36,6 +36,8 @@ struct PredictorFit {
     std::vector<std::pair<std::string_view, double>> train_model_factor;  ///< a transformer's, relative to bert-base's 1
     double transformer_factor = 1;  ///< a training transformer the fit did not see: the fitted ones' mean
     double prefill_quantized_factor = 1;  ///< quantized weights' prefill relative to F16's
+    /// A transformer's mixed-precision training on a GPU whose tensor cores accumulate FP32 at half rate (GeForce)
+    double train_half_rate_factor = 1;
     PhaseError train, prefill, decode;
 };
 

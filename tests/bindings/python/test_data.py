@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pandas as pd
 import pytest
 from conftest import BINARY, ROOT
 
@@ -35,6 +36,9 @@ def test_the_gpu_catalog_has_the_rtx_3090_as_in_its_file():
     text = (ROOT / "pricing" / "gpus.csv").read_text()
     line = next(line for line in text.splitlines() if line.startswith("RTX 3090,"))
     assert f"{row['memory_gb']:g}" in line.split(",")
+    # GeForce tensor cores accumulate FP32 at half rate (the GA102 whitepaper); an empty cell is missing
+    assert row["tensor_fp32_accumulate"] == "half"
+    assert pd.isna(gpus.loc["GTX 1080 Ti"]["tensor_fp32_accumulate"])
 
 
 def test_the_api_price_catalog_has_together_llama_as_in_its_file():

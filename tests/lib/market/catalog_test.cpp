@@ -75,6 +75,12 @@ TEST_CASE("catalog lookups return the cited figures", "[catalog]") {
     CHECK(g.launch_price_usd == Approx(1499.0));
     CHECK(g.board_power_watts == Approx(350.0));
     CHECK(g.resnet50_amp_img_s == Approx(801.0));
+    // GA102 whitepaper: the RTX 3090's FP16 tensor math with FP32 accumulate runs at half its FP16-accumulate rate
+    // (71 against 142 dense TFLOPS); the RTX A6000's, on the same chip, at full rate. The GTX 1080 Ti has no
+    // tensor cores.
+    CHECK(g.tensor_fp32_accumulate == "half");
+    CHECK(c.gpu("RTX A6000").tensor_fp32_accumulate == "full");
+    CHECK(c.gpu("GTX 1080 Ti").tensor_fp32_accumulate.empty());
     // §4.1: the US average 15.45 cents/kWh in January 2024.
     CHECK(c.rate("US").price_per_kwh == Approx(0.1545));
     // vast.ai reserved rentals: 20/30/40 % for 1/3/6 months.
@@ -111,10 +117,12 @@ TEST_CASE("a bad catalog row is reported with its file, line and column", "[cata
         }
         fs::copy_file(fs::path(PAYBACK_SOURCE_DIR "/pricing") / file, dir / file, fs::copy_options::overwrite_existing);
     };
-    expect_error("gpus.csv", "RTX 3090,NVIDIA,2020-09-01,1499,350,24,936,35.58,35.58,,,,,ampere,,2026-11-29,x",
+    expect_error("gpus.csv", "RTX 3090,NVIDIA,2020-09-01,1499,350,24,936,35.58,35.58,,half,,,,ampere,,2026-11-29,x",
                  "duplicate entry \"RTX 3090\"");
-    expect_error("gpus.csv", "Made-up GPU,NVIDIA,2020-09-01,1499,5000,24,936,35.58,35.58,,,,,ampere,,2026-11-29,x",
+    expect_error("gpus.csv", "Made-up GPU,NVIDIA,2020-09-01,1499,5000,24,936,35.58,35.58,,,,,,ampere,,2026-11-29,x",
                  "board_power_watts: must be between 30 and 1500, got 5000");
+    expect_error("gpus.csv", "Made-up GPU,NVIDIA,2020-09-01,1499,350,24,936,35.58,35.58,,quarter,,,,ampere,,2026-11-29,x",
+                 "tensor_fp32_accumulate: expected full, half or nothing, got \"quarter\"");
     expect_error("electricity-prices.csv", "US-ZZ,Nowhere,0.12,USD,2023,2026-11-29,", "source: must not be empty");
     expect_error("electricity-prices.csv", "US-ZZ,Nowhere,12,USD,2023,2026-11-29,x", "price_per_kwh");
     expect_error("cloud-instances.csv", "aws,x1,us-east-1,Made-up GPU,1,,,,1.0,,,,,,USD,2026-11-29,x",

@@ -111,6 +111,36 @@ TEST_CASE("training on the H100 SXM by hand: BERT-large at sequence 384, mixed p
     CHECK_THAT(fp32.per_second, WithinRel(expected * *hopper.train_fp32 / *hopper.train_fp16, 1e-9));
 }
 
+TEST_CASE("training on GeForce by hand: its tensor cores accumulate FP32 at half rate, the Titan RTX's at full",
+          "[predictor]") {
+    const auto& turing = family("turing");
+    const auto& fit = detail::predictor_fit();
+    const double bert_large = fit.train_model_factor.front().second;
+    REQUIRE(fit.train_model_factor.front().first == "bert-large");
+    // RTX 2080 Ti (gpus.csv tensor_fp32_accumulate = half): 13.45 TFLOPS FP32 x 1.059 (turing, mixed precision)
+    // x 1.657 (turing's transformers) x 1.075 (BERT-large) x 0.800 (half rate) = 20.30 TFLOP/s achievable;
+    // 739,271,245,824 FLOP a sample -> 27.46 samples/s. The Titan RTX (full rate), same family and chip:
+    // 16.3 x 1.059 x 1.657 x 1.075 = 30.75 TFLOP/s -> 41.59 samples/s.
+    REQUIRE(fit.train_half_rate_factor < 1);
+    const double per_tflop = 1e12 * *turing.train_fp16 * *turing.train_transformer * bert_large / 739271245824.0;
+    const Prediction geforce = run({.device = "RTX 2080 Ti", .workload = "bert-large", .batch = 32});
+    const Prediction titan = run({.device = "Titan RTX", .workload = "bert-large", .batch = 32});
+    CHECK_THAT(geforce.per_second, WithinRel(13.45 * per_tflop * fit.train_half_rate_factor, 1e-9));
+    CHECK_THAT(geforce.per_second, WithinRel(27.46, 0.001));
+    CHECK_THAT(geforce.how, Contains("tensor cores accumulating FP32 at half rate"));
+    CHECK_THAT(titan.per_second, WithinRel(16.3 * per_tflop, 1e-9));
+    CHECK_THAT(titan.per_second, WithinRel(41.59, 0.001));
+    CHECK_THAT(titan.how, !Contains("half rate"));
+    // The factor is for a transformer in mixed precision: ResNet-50 (convolutions) and FP32 (TF32 or plain
+    // FP32, no FP16 tensor math) go by FP32 peak alone, 13.45 / 16.3 = 0.825 of the Titan's.
+    for (const auto& [workload, precision] : {std::pair{"resnet50", "fp16"}, std::pair{"bert-large", "fp32"}}) {
+        INFO(workload << " " << precision);
+        const Prediction g = run({.device = "RTX 2080 Ti", .workload = workload, .precision = precision, .batch = 32});
+        const Prediction t = run({.device = "Titan RTX", .workload = workload, .precision = precision, .batch = 32});
+        CHECK_THAT(g.per_second / t.per_second, WithinRel(13.45 / 16.3, 1e-9));
+    }
+}
+
 TEST_CASE("an 8B model at Q4_0 and 8k context fits an 8 GB and a 12 GB card alone, only the 12 GB one at batch 4",
           "[predictor][memory]") {
     // 4.2068 GB of weights + 1 GB of KV cache + 0.0016 GB of activations = 5.2084 GB (memory_fit_test.cpp)

@@ -40,6 +40,9 @@ struct GpuSpec {
     std::optional<double> fp32_tflops;
     std::optional<double> fp16_tflops;
     std::optional<double> tensor_fp16_tflops;
+    /// "half" where the tensor cores accumulate FP32 at half their FP16-accumulate rate (GeForce RTX), "full"
+    /// where at the same rate, empty without tensor cores or where NVIDIA publishes neither
+    std::string tensor_fp32_accumulate;
     std::optional<double> nvlink_gb_s;          ///< per direction; none without a bridge
     std::optional<double> resnet50_amp_img_s;   ///< Lambda's single-GPU training throughput
     std::string resnet50_source;
