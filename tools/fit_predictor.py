@@ -7,17 +7,21 @@ tests/fixtures/predictor/llama-bench.csv (llama.cpp llama-bench tokens/s), again
 and pricing/models.csv's FLOPs.
 
 The models, per architecture family (gpus.csv `architecture`):
-  train    samples/s = fp32_tflops x 1e12 x a[family, precision] x t[family] x m[model] x h[half rate] x s[dataset]
-                       / flops_per_sample
+  train    samples/s = fp32_tflops x 1e12 x a[family, precision] x t[family] x m[model] x h[half rate] x r^w
+                       x s[dataset] / flops_per_sample
   prefill  tokens/s  = fp32_tflops x 1e12 x p[family] x k[quantized] x s[dataset] / (2 x parameters)
   decode   s/token   = weight bytes / (bandwidth x e[family]) + [quantized] weights x c[family] / FP32 FLOP/s + o[family]
-a, t, m, h, s, p and k are fitted by least squares on the logarithms; e, c and o by least squares on the
+a, t, m, h, w, s, p and k are fitted by least squares on the logarithms; e, c and o by least squares on the
 relative error of the time per token. t (a transformer's training against ResNet-50's on the family's
 GPUs) is 1 for resnet50, m (a transformer against bert-base) 1 for resnet50 and bert-base; s is 1 for
 Lambda's 2025 file and for the 2024 llama-bench tables (the newest software, which the predictor predicts
 for), k 1 for F16 weights. h is fitted for a transformer in mixed precision on a GPU whose tensor cores
 accumulate FP32 at half their FP16-accumulate rate (gpus.csv tensor_fp32_accumulate = half: GeForce RTX
-cards), 1 elsewhere. c is the FP32 operations that unpacking a quantized weight costs, which a GPU
+cards), 1 elsewhere. r is the device's board power per FP32 TFLOP against its family's median, at most 1 (1 where
+gpus.csv has no board power), and w its exponent: a card with a low power limit for its peak (the 250 W A100 40GB
+PCIe against the 400 W SXM4 module, the 140 W RTX A4000) cannot hold its boost clock through training, while more
+power than the family's usual buys nothing beyond the peak (the GH200's 1,000 W feed its CPU too). c is the FP32
+operations that unpacking a quantized weight costs, which a GPU
 with little compute for its bandwidth (Apple's) pays visibly; a term that fits negative, or that the
 family's points cannot separate from the others, is dropped. A device without fp32_tflops (Apple's M3 and
 M4) gets its bandwidth times its family's median FLOPs per byte.
@@ -27,10 +31,12 @@ held out, unless that would leave its family without a device to fit on. The fit
 held-out ones give the error printed (median and worst absolute, per phase) and the expected error the
 program attaches to a prediction (the lowest and highest signed error).
 
-Usage: tools/fit_predictor.py [--write | --check]
+Usage: tools/fit_predictor.py [--write | --check | --leave-one-out]
   (none)   print the fit and the held-out errors
   --write  also write lib/src/workload/predictor_fit.cpp
   --check  exit 1 when lib/src/workload/predictor_fit.cpp differs from what the fit writes (a ctest)
+  --leave-one-out  the training model checked another way: each GPU predicted from a fit on all the others (where
+           its family keeps a device), with and without the half-rate and power-limit terms
 Pure Python: no packages needed.
 """
 from __future__ import annotations
@@ -92,10 +98,11 @@ def split(points: list[dict[str, object]]) -> tuple[set[str], set[str]]:
     return set(devices) - held, held
 
 
-def log_linear(points: list[dict[str, object]], terms: list[str]) -> dict[str, float]:
-    """Fits log(y) = log(base) + sum of the points' terms' logs; returns each term's factor (exp)."""
+def log_linear(points: list[dict[str, object]]) -> dict[str, float]:
+    """Fits log(y) = log(base) + the sum of value x log(factor) over the points' terms, a dict from each term to its
+    value (1 for an indicator, the regressor for a continuous term); returns each term's factor."""
     unknowns = sorted({str(t) for p in points for t in p["terms"]})  # type: ignore[attr-defined]
-    a = [[1.0 if u in p["terms"] else 0.0 for u in unknowns] for p in points]  # type: ignore[operator]
+    a = [[float(p["terms"].get(u, 0.0)) for u in unknowns] for p in points]  # type: ignore[attr-defined]
     b = [math.log(float(p["measured"]) / float(p["base"])) for p in points]  # type: ignore[arg-type]
     return {u: math.exp(x) for u, x in zip(unknowns, solve(a, b))}
 
@@ -110,15 +117,15 @@ def training_points() -> list[dict[str, object]]:
     for r in rows(FIXTURES / "lambda-training.csv"):
         fp32 = spec(r["device"], "fp32_tflops")
         assert fp32, r["device"]
-        terms = [f"a:{family(r['device'])}:{r['precision']}"]
+        terms = {f"a:{family(r['device'])}:{r['precision']}": 1.0, "w:power": power_limit_log(r["device"])}
         if r["workload"] != "resnet50":  # a transformer: the family's factor, and bert-large's relative to bert-base
-            terms.append(f"t:{family(r['device'])}")
+            terms[f"t:{family(r['device'])}"] = 1.0
             if r["precision"] != "fp32" and GPUS[r["device"]]["tensor_fp32_accumulate"] == "half":
-                terms.append("h:half-rate")
+                terms["h:half-rate"] = 1.0
         if r["workload"] not in ("resnet50", "bert-base"):
-            terms.append(f"m:{r['workload']}")
+            terms[f"m:{r['workload']}"] = 1.0
         if r["dataset"] != "lambda-2025":
-            terms.append(f"s:{r['dataset']}")
+            terms[f"s:{r['dataset']}"] = 1.0
         points.append({"device": r["device"], "label": f"{r['workload']} {r['precision']} ({r['dataset']})",
                        "measured": float(r["samples_per_second"]),
                        "base": fp32 * 1e12 / float(MODELS[r["workload"]]["flops_per_sample"]), "terms": terms})
@@ -126,7 +133,7 @@ def training_points() -> list[dict[str, object]]:
 
 
 def predicted(point: dict[str, object], factors: dict[str, float]) -> float:
-    return float(point["base"]) * math.prod(factors[t] for t in point["terms"])  # type: ignore[attr-defined]
+    return float(point["base"]) * math.prod(factors[t] ** v for t, v in point["terms"].items())  # type: ignore[attr-defined]
 
 
 # --- llama-bench ----------------------------------------------------------------------------------
@@ -143,9 +150,12 @@ def bench_points(phase: str) -> list[dict[str, object]]:
             if fp32 is None:  # no compute figure published (Apple M3 Max): nothing to scale
                 continue
             point["base"] = fp32 * 1e12 / (2 * params)
-            point["terms"] = [f"p:{family(r['device'])}"] + (["k:quantized"] if r["quant"] != "f16" else [])
+            terms = {f"p:{family(r['device'])}": 1.0}
+            if r["quant"] != "f16":
+                terms["k:quantized"] = 1.0
             if r["dataset"] != "llama3-2024-05":
-                point["terms"].append(f"s:{r['dataset']}")  # type: ignore[attr-defined]
+                terms[f"s:{r['dataset']}"] = 1.0
+            point["terms"] = terms
         else:
             bandwidth = spec(r["device"], "memory_bandwidth_gb_s")
             assert bandwidth, r["device"]
@@ -160,6 +170,20 @@ def flops_per_byte(fam: str) -> float | None:
     ratios = [spec(d, "fp32_tflops") * 1e3 / spec(d, "memory_bandwidth_gb_s")  # type: ignore[operator]
               for d in GPUS if family(d) == fam and spec(d, "fp32_tflops") and spec(d, "memory_bandwidth_gb_s")]
     return statistics.median(ratios) if ratios else None
+
+
+def watts_per_tflop(fam: str) -> float | None:
+    """The median of board_power_watts / fp32_tflops over the family's devices with both."""
+    ratios = [spec(d, "board_power_watts") / spec(d, "fp32_tflops")  # type: ignore[operator]
+              for d in GPUS if family(d) == fam and spec(d, "board_power_watts") and spec(d, "fp32_tflops")]
+    return statistics.median(ratios) if ratios else None
+
+
+def power_limit_log(device: str) -> float:
+    """log of the device's watts per FP32 TFLOP against its family's median, at most 0 (0 where gpus.csv has no
+    board power): below 0 for a card whose power limit is low for its peak."""
+    watts, tflops, median = spec(device, "board_power_watts"), spec(device, "fp32_tflops"), watts_per_tflop(family(device))
+    return min(0.0, math.log(watts / tflops / median)) if watts and tflops and median else 0.0
 
 
 def compute_tflops(device: str) -> float:
@@ -220,22 +244,53 @@ def summary(name: str, held: list[tuple[str, str, float]]) -> tuple[float, float
     return low, high, median, worst
 
 
+def leave_one_out() -> None:
+    """Prints, for the training model without each of its two device terms and with both, the error of every GPU
+    predicted by a fit on all the others: median and mean |error| over the measurements, and the worst GPUs."""
+    for name, dropped in (("neither term", ("h:half-rate", "w:power")), ("half rate only", ("w:power",)),
+                          ("power limit only", ("h:half-rate",)), ("both (the model)", ())):
+        points = training_points()
+        for p in points:
+            for term in dropped:
+                p["terms"].pop(term, None)  # type: ignore[attr-defined]
+        devices = sorted({str(p["device"]) for p in points})
+        errors: list[float] = []
+        worst: dict[str, float] = {}
+        for device in devices:
+            if not any(family(d) == family(device) for d in devices if d != device):
+                continue
+            factors = log_linear([p for p in points if p["device"] != device])
+            for p in points:
+                if p["device"] == device and all(t in factors for t in p["terms"]):  # type: ignore[attr-defined]
+                    e = abs(predicted(p, factors) / float(p["measured"]) - 1)  # type: ignore[arg-type]
+                    errors.append(e)
+                    worst[device] = max(worst.get(device, 0.0), e)
+        ranked = sorted(worst.items(), key=lambda x: -x[1])
+        print(f"{name:17} {len(errors)} measurements on {len(worst)} GPUs: median |error| "
+              f"{100 * statistics.median(errors):.1f} %, mean {100 * statistics.fmean(errors):.1f} %, "
+              f"{sum(e > 0.25 for e in worst.values())} GPUs worse than 25 %: "
+              + ", ".join(f"{d} {100 * e:.0f} %" for d, e in ranked[:4]))
+
+
 def cpp_optional(value: float | None) -> str:
     return "std::nullopt" if value is None else f"{value:.6g}"
 
 
 def main() -> int:
     mode = sys.argv[1] if len(sys.argv) > 1 else ""
-    if mode not in ("", "--write", "--check"):
+    if mode not in ("", "--write", "--check", "--leave-one-out"):
         print(__doc__, file=sys.stderr)
         return 2
+    if mode == "--leave-one-out":
+        leave_one_out()
+        return 0
 
     train = training_points()
     train_fit_devices, train_held = split(train)
-    t_factors = log_linear([p for p in train if p["device"] in train_fit_devices], [])
+    t_factors = log_linear([p for p in train if p["device"] in train_fit_devices])
     prefill = bench_points("prefill")
     prefill_fit_devices, prefill_held = split(prefill)
-    p_factors = log_linear([p for p in prefill if p["device"] in prefill_fit_devices], [])
+    p_factors = log_linear([p for p in prefill if p["device"] in prefill_fit_devices])
     decode = bench_points("decode")
     decode_fit_devices, decode_held = split(decode)
     d_fits = fit_decode([p for p in decode if p["device"] in decode_fit_devices])
@@ -254,20 +309,22 @@ def main() -> int:
                        statistics.median(o for _, o, _ in d_fits.values()),
                        statistics.median(c for _, _, c in d_fits.values()))
     ratios = {fam: flops_per_byte(fam) for fam in families}
+    watts = {fam: watts_per_tflop(fam) for fam in families}
     lines = []
     for fam in families:
         fp16, fp32 = t_factors.get(f"a:{fam}:fp16"), t_factors.get(f"a:{fam}:fp32")
         p, d, t = p_factors.get(f"p:{fam}"), d_fits.get(fam), t_factors.get(f"t:{fam}")
         lines.append(f'            {{"{fam}", {cpp_optional(fp16)}, {cpp_optional(fp32)}, {cpp_optional(p)}, '
                      f"{cpp_optional(d[0] if d else None)}, {cpp_optional(d[1] if d else None)}, {cpp_optional(t)}, "
-                     f"{cpp_optional(d[2] if d else None)}, {cpp_optional(ratios[fam])}}},")
+                     f"{cpp_optional(d[2] if d else None)}, {cpp_optional(ratios[fam])}, {cpp_optional(watts[fam])}}},")
     fallback = (f'{{"", {geometric_mean([v for k, v in t_factors.items() if k.endswith(":fp16")]):.6g}, '
                 f'{geometric_mean([v for k, v in t_factors.items() if k.endswith(":fp32")]):.6g}, '
                 f'{geometric_mean([v for k, v in p_factors.items() if k.startswith("p:")]):.6g}, '
                 f"{fallback_decode[0]:.6g}, {fallback_decode[1]:.6g}, "
                 f'{geometric_mean([v for k, v in t_factors.items() if k.startswith("t:")]):.6g}, '
                 f"{fallback_decode[2]:.6g}, "
-                f"{statistics.median(r for r in ratios.values() if r):.6g}}}")
+                f"{statistics.median(r for r in ratios.values() if r):.6g}, "
+                f"{statistics.median(w for w in watts.values() if w):.6g}}}")
     models = ", ".join(f'{{"{k[2:]}", {v:.6g}}}' for k, v in sorted(t_factors.items()) if k.startswith("m:"))
     transformer = geometric_mean([1.0] + [v for k, v in t_factors.items() if k.startswith("m:")])
 
@@ -290,6 +347,7 @@ const PredictorFit& predictor_fit() {{
         {transformer:.6g},
         {p_factors["k:quantized"]:.6g},
         {t_factors["h:half-rate"]:.6g},
+        {math.log(t_factors["w:power"]):.6g},
         {phase(train_err)},
         {phase(prefill_err)},
         {phase(decode_err)},

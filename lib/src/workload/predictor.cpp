@@ -83,6 +83,16 @@ double train_model_factor(const GpuSpec& gpu, const ModelSpec& model) {
     return family * (model.name == "bert-base" ? 1.0 : predictor_fit().transformer_factor);
 }
 
+// A card whose power limit is low for its peak cannot hold its boost clock through training (the 250 W A100
+// 40GB PCIe against the 400 W SXM4 module at the same peak): its watts per TFLOP against its family's median,
+// at most 1, to the fitted exponent. More power than the family's usual buys nothing beyond the peak (and the
+// GH200's feeds its CPU too); a device without a board power in gpus.csv counts as the median.
+double power_limit_factor(const GpuSpec& gpu) {
+    if (!gpu.board_power_watts || !gpu.fp32_tflops) return 1.0;
+    const double ratio = *gpu.board_power_watts / *gpu.fp32_tflops / fraction(gpu, &FamilyFractions::watts_per_tflop);
+    return std::pow(std::min(1.0, ratio), predictor_fit().train_power_exponent);
+}
+
 // FP32 FLOP/s: gpus.csv's, or for a device without one its bandwidth times the family's FLOPs per byte.
 double compute_flops(const GpuSpec& gpu, double bandwidth) {
     return gpu.fp32_tflops ? *gpu.fp32_tflops * 1e12 : bandwidth * fraction(gpu, &FamilyFractions::flops_per_byte);
@@ -164,17 +174,19 @@ void roofline(const Resolved& r, Prediction& p) {
         // GeForce tensor cores accumulate FP32 at half their FP16-accumulate rate; mixed precision accumulates in
         // FP32, and a transformer's time is mostly in those GEMMs.
         const bool half_rate = p.precision != "fp32" && model.heads && gpu.tensor_fp32_accumulate == "half";
+        const double power = power_limit_factor(gpu);
         const double flops =
-            fp32 * share * train_model_factor(gpu, model) * (half_rate ? fit.train_half_rate_factor : 1.0);
+            fp32 * share * train_model_factor(gpu, model) * (half_rate ? fit.train_half_rate_factor : 1.0) * power;
         const double bytes = training_weight_passes * model.parameters *
                              (p.precision == "fp32" ? 4.0 : fp16_bytes) / p.batch;
         const double seconds = std::max(*model.flops_per_sample / flops, bytes / (bandwidth * fraction(gpu, &FamilyFractions::decode_bandwidth)));
         p.per_second = 1 / seconds;
         p.error_low = fit.train.low;
         p.error_high = fit.train.high;
-        p.how = fmt::format("roofline: {:.3g} FLOP a sample at {:.1f} TFLOP/s achievable ({} family, {}{})",
+        p.how = fmt::format("roofline: {:.3g} FLOP a sample at {:.1f} TFLOP/s achievable ({} family, {}{}{})",
                             *model.flops_per_sample, flops / 1e12, gpu.architecture, p.precision,
-                            half_rate ? ", tensor cores accumulating FP32 at half rate" : "");
+                            half_rate ? ", tensor cores accumulating FP32 at half rate" : "",
+                            power < 1 ? fmt::format(", × {:.2f} for a power limit low for its peak", power) : "");
         return;
     }
     const double head_width = double(*model.heads) * *model.head_dim;

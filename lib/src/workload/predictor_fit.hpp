@@ -22,6 +22,7 @@ struct FamilyFractions {
     std::optional<double> train_transformer;  ///< a transformer's training against ResNet-50's, this family
     std::optional<double> decode_unpack_flops;  ///< token generation: FP32 operations to unpack a quantized weight
     std::optional<double> flops_per_byte;  ///< fp32_tflops ÷ memory bandwidth, for a device gpus.csv gives no FLOPs
+    std::optional<double> watts_per_tflop;  ///< the median board_power_watts ÷ fp32_tflops of the family's devices
 };
 
 /// Signed relative error (predicted ÷ measured − 1) on the held-out measurements of one phase.
@@ -38,6 +39,8 @@ struct PredictorFit {
     double prefill_quantized_factor = 1;  ///< quantized weights' prefill relative to F16's
     /// A transformer's mixed-precision training on a GPU whose tensor cores accumulate FP32 at half rate (GeForce)
     double train_half_rate_factor = 1;
+    /// Training scales with (the device's watts per TFLOP ÷ its family's median, at most 1) to this power
+    double train_power_exponent = 0;
     PhaseError train, prefill, decode;
 };
 
