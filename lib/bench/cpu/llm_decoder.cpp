@@ -20,6 +20,11 @@ enum Tensor : std::uint64_t { embedding = 0, output_norm = 1, output = 2 };
 enum LayerTensor : std::uint64_t { attn_norm = 0, wq, wk, wv, wo, ffn_norm, w_gate, w_up, w_down };
 std::uint64_t layer_tensor(int layer, LayerTensor t) { return 16 + 16 * std::uint64_t(layer) + t; }
 
+/// Consecutive positions of one sequence (a prompt's) that attend together: each tile of keys and block of
+/// values is then read once for all of them, where one position at a time streamed a prompt's whole cache
+/// again for each. 8 positions × 8 query heads of scores over a 4k context are 1 MB, within L2.
+constexpr int attention_positions = 8;
+
 /// Rows × cols weights in one of the three formats; the other vectors stay empty. Q8_0 and Q4_0 are
 /// packed 16 rows at a time (q8x16, q4x16) where the kernels read that layout, as the products' matrices are.
 struct Matrix {
@@ -88,7 +93,10 @@ struct LlmDecoder::Impl {
 
     // Scratch for up to `rows` items of one pass, grown as needed.
     int rows = 0;
-    std::vector<float> x, h, q, k, v, attention, gate, up, product, logits, angles_cos, angles_sin, scores;
+    std::vector<float> x, h, q, k, v, attention, gate, up, product, logits, angles_cos, angles_sin;
+    // Attention's scratch, one slice a thread: scores (rows × cache_rows), the rows' queries and their outputs
+    // (rows × head_dim each), rows = attention_positions × the query heads of a KV group.
+    std::vector<float> scores, attention_queries, attention_outputs;
     std::vector<BlockQ8_0> quantized;
     // The row groups of up to three products of one input, handed out to the threads (cpu/group_claims.hpp).
     std::vector<cpu::GroupClaims> claims;
@@ -131,7 +139,10 @@ struct LlmDecoder::Impl {
         k_cache.assign(cache, 0.0f);
         v_cache.assign(cache, 0.0f);
         lengths.assign(static_cast<std::size_t>(sequences), 0);
-        scores.assign(std::size_t(pool.size()) * (config.heads / config.kv_heads) * cache_rows, 0.0f);
+        const std::size_t attention_rows = std::size_t(attention_positions) * (config.heads / config.kv_heads);
+        scores.assign(std::size_t(pool.size()) * attention_rows * cache_rows, 0.0f);
+        attention_queries.assign(std::size_t(pool.size()) * attention_rows * config.head_dim(), 0.0f);
+        attention_outputs.assign(attention_queries.size(), 0.0f);
         // Claims of at least 64 rows: a packed call then reads four groups side by side (cpu/quant_kernels.cpp).
         for (int i = 0; i < 3; ++i) claims.emplace_back(pool.size(), 64 / output.row_group());
     }
@@ -309,20 +320,56 @@ struct LlmDecoder::Impl {
         return cache.data() + block * cache_rows * config.head_dim();
     }
 
-    /// Causal attention of item i (sequence, position) for query heads [first_head, end_head), which share
-    /// one KV head, over the cached positions 0..position. Each key and value is read once for all of
-    /// them (8 for TinyLlama), not once a head: at long contexts the cache is what a step reads most after
-    /// the weights. `scores_buffer` holds (end_head − first_head) × cache_rows floats.
-    void attend(int layer, int i, int sequence, int position, int first_head, int end_head, float* scores_buffer) {
-        const int hd = config.head_dim(), kv_head = first_head / (config.heads / config.kv_heads);
-        const int heads = end_head - first_head, length = position + 1;
-        const float* queries = q.data() + std::size_t(i) * config.d_model + std::size_t(first_head) * hd;
-        float* outs = attention.data() + std::size_t(i) * config.d_model + std::size_t(first_head) * hd;
-        transformer.attention_scores(queries, heads, cache_block(k_cache, layer, sequence, kv_head), length, hd,
+    struct Item {
+        int sequence, position, token;
+    };
+
+    /// Where attention's blocks of items start, and items.size() last: a block is up to attention_positions
+    /// consecutive positions of one sequence.
+    static std::vector<int> attention_blocks(const std::vector<Item>& items) {
+        std::vector<int> starts;
+        for (int i = 0; i < static_cast<int>(items.size()); ++i)
+            if (i == 0 || items[i].sequence != items[i - 1].sequence || items[i].position != items[i - 1].position + 1 ||
+                i - starts.back() == attention_positions)
+                starts.push_back(i);
+        starts.push_back(static_cast<int>(items.size()));
+        return starts;
+    }
+
+    /// Causal attention of items [first_item, end_item), consecutive positions of one sequence, for query
+    /// heads [first_head, end_head), which share one KV head: each item over the cached positions up to its
+    /// own. Each key and value is read once for all of these rows (items × heads: up to 8 × 8 for TinyLlama),
+    /// not once a row: at long contexts the cache is what a step reads most after the weights. The rows'
+    /// scores run to the last item's position; an earlier item's later scores get weight 0, which adds
+    /// exactly nothing, so each output is what its position alone would give, bit for bit. Uses thread
+    /// t's slice of the scratch.
+    void attend(int layer, const std::vector<Item>& items, int first_item, int end_item, int first_head, int end_head,
+                int t) {
+        const int hd = config.head_dim(), group = config.heads / config.kv_heads, kv_head = first_head / group;
+        const int heads = end_head - first_head, rows = (end_item - first_item) * heads;
+        const int sequence = items[first_item].sequence, length = items[end_item - 1].position + 1;
+        const std::size_t slice = std::size_t(t) * attention_positions * group;
+        float* scores_buffer = scores.data() + slice * cache_rows;
+        float* queries = attention_queries.data() + slice * hd;
+        float* outs = attention_outputs.data() + slice * hd;
+        for (int i = first_item; i < end_item; ++i)
+            std::copy_n(q.data() + std::size_t(i) * config.d_model + std::size_t(first_head) * hd, std::size_t(heads) * hd,
+                        queries + std::size_t(i - first_item) * heads * hd);
+        transformer.attention_scores(queries, rows, cache_block(k_cache, layer, sequence, kv_head), length, hd,
                                      1.0f / std::sqrt(static_cast<float>(hd)), scores_buffer, cache_rows);
-        transformer.attention_softmax(scores_buffer, cache_rows, heads, length);
-        transformer.attention_weighted_sum(scores_buffer, cache_rows, heads, cache_block(v_cache, layer, sequence, kv_head),
+        for (int i = first_item; i < end_item; ++i) {
+            float* item_scores = scores_buffer + std::ptrdiff_t(i - first_item) * heads * cache_rows;
+            const int own_length = items[i].position + 1;
+            transformer.attention_softmax(item_scores, cache_rows, heads, own_length);
+            for (int h = 0; h < heads; ++h)
+                std::fill(item_scores + std::ptrdiff_t(h) * cache_rows + own_length,
+                          item_scores + std::ptrdiff_t(h) * cache_rows + length, 0.0f);
+        }
+        transformer.attention_weighted_sum(scores_buffer, cache_rows, rows, cache_block(v_cache, layer, sequence, kv_head),
                                            length, hd, outs);
+        for (int i = first_item; i < end_item; ++i)
+            std::copy_n(outs + std::size_t(i - first_item) * heads * hd, std::size_t(heads) * hd,
+                        attention.data() + std::size_t(i) * config.d_model + std::size_t(first_head) * hd);
     }
 
     int checked(int token) const {
@@ -331,20 +378,21 @@ struct LlmDecoder::Impl {
         return token;
     }
 
-    struct Item {
-        int sequence, position, token;
-    };
-
     /// One pass over `items`, whose keys and values join the caches; logits for every item, or for the last only.
     /// The whole pass is one run of the pool, its phases separated by barriers: a run for each product and
     /// attention (111 a token for TinyLlama) cost 13 % of a decode step in waits, and SwiGLU ran on one thread.
     void forward(const std::vector<Item>& items, bool last_logits_only) {
         const int n = static_cast<int>(items.size()), d = config.d_model, kv = config.kv_dim(), f = config.ffn;
         const int hd = config.head_dim();
-        // Attention's tasks: each item's KV heads, each split into slices of its query heads only where
-        // there are fewer KV heads than threads (one item, few KV heads), so that every thread has work.
+        // Attention's tasks: each block's KV heads, a block being up to attention_positions consecutive items
+        // of one sequence (a prompt's; a decode step's items are a block each), each split into slices of its
+        // query heads only where there are fewer tasks than threads (one item, few KV heads), so that every
+        // thread has work.
         const int group = config.heads / config.kv_heads;
-        const int head_slices = std::clamp((pool.size() + n * config.kv_heads - 1) / (n * config.kv_heads), 1, group);
+        const std::vector<int> block_starts = attention_blocks(items);
+        const int blocks = static_cast<int>(block_starts.size()) - 1;
+        const int head_slices =
+            std::clamp((pool.size() + blocks * config.kv_heads - 1) / (blocks * config.kv_heads), 1, group);
         reserve(n);
         for (int i = 0; i < n; ++i) {
             embed(items[i].token, x.data() + std::size_t(i) * d);
@@ -378,12 +426,12 @@ struct LlmDecoder::Impl {
                         }
                     }
                 });
-                const auto [first_task, end_task] = share_of(n * config.kv_heads * head_slices, t, pool.size());
+                const auto [first_task, end_task] = share_of(blocks * config.kv_heads * head_slices, t, pool.size());
                 for (int task = first_task; task < end_task; ++task) {
-                    const int i = task / (config.kv_heads * head_slices), kv_head = task / head_slices % config.kv_heads;
+                    const int b = task / (config.kv_heads * head_slices), kv_head = task / head_slices % config.kv_heads;
                     const auto [first_head, end_head] = share_of(group, task % head_slices, head_slices);
-                    attend(l, i, items[i].sequence, items[i].position, kv_head * group + first_head,
-                           kv_head * group + end_head, scores.data() + std::size_t(t) * group * cache_rows);
+                    attend(l, items, block_starts[b], block_starts[b + 1], kv_head * group + first_head,
+                           kv_head * group + end_head, t);
                 }
                 pool.barrier();
                 on_first_thread(t, [&] {

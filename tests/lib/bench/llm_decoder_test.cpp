@@ -217,10 +217,15 @@ TEST_CASE("prefill, batches and threads give what token-by-token decoding gives"
         for (const int token : prompt) step_by_step = one.decode({token});
         CHECK(one.length(0) == static_cast<int>(prompt.size()));
 
-        // The prompt at once: its positions share the products, and attention is causal. Each logit is the
-        // same sum in the same order, so the results are equal, not only close.
+        // The prompt at once: its positions share the products and attend eight at a time (a block of 8,
+        // then 1), attention causal. Each logit is the same sum in the same order, so the results are equal,
+        // not only close.
         LlmDecoder two_threads(tiny(), quant, 7, 2, 1, 16);
         CHECK(two_threads.prefill(0, prompt) == step_by_step);
+        // In two parts, the second's block starting at position 5.
+        LlmDecoder in_parts(tiny(), quant, 7, 2, 1, 16);
+        in_parts.prefill(0, std::vector<int>(prompt.begin(), prompt.begin() + 5));
+        CHECK(in_parts.prefill(0, std::vector<int>(prompt.begin() + 5, prompt.end())) == step_by_step);
 
         // Three sequences decoded together: the middle one is the prompt, the others other tokens.
         LlmDecoder batch(tiny(), quant, 7, 2, 3, 16);
