@@ -25,25 +25,6 @@ std::uint64_t layer_tensor(int layer, LayerTensor t) { return 16 + 16 * std::uin
 /// again for each. 8 positions × 8 query heads of scores over a 4k context are 1 MB, within L2.
 constexpr int attention_positions = 8;
 
-/// Rows × cols weights in one of the three formats; the other vectors stay empty. Q8_0 and Q4_0 are
-/// packed 16 rows at a time (q8x16, q4x16) where the kernels read that layout, as the products' matrices are.
-struct Matrix {
-    int rows = 0, cols = 0;
-    std::vector<std::uint16_t> f16;
-    std::vector<BlockQ8_0> q8;
-    std::vector<BlockQ4_0> q4;
-    std::vector<cpu::BlockQ8_0x16> q8x16;
-    std::vector<cpu::BlockQ4_0x16> q4x16;
-
-    /// Rows that go to one thread together: a packed group's 16, or 1.
-    int row_group() const { return q8x16.empty() && q4x16.empty() ? 1 : cpu::packed_rows; }
-};
-
-struct Layer {
-    std::vector<float> attn_norm, ffn_norm;
-    Matrix wq, wk, wv, wo, gate, up, down;
-};
-
 /// Thread t's share [begin, end) of `count` items split evenly over `threads`.
 std::pair<int, int> share_of(int count, int t, int threads) {
     return {static_cast<int>(std::int64_t(count) * t / threads), static_cast<int>(std::int64_t(count) * (t + 1) / threads)};
@@ -70,6 +51,28 @@ float llm_uniform(std::uint64_t seed, std::uint64_t tensor, std::uint64_t index)
 }
 
 struct LlmDecoder::Impl {
+    // Nested rather than in the anonymous namespace: Impl has external linkage, and in a unity build GCC
+    // warns (-Wsubobject-linkage) of members whose types have none.
+
+    /// Rows × cols weights in one of the three formats; the other vectors stay empty. Q8_0 and Q4_0 are
+    /// packed 16 rows at a time (q8x16, q4x16) where the kernels read that layout, as the products' matrices are.
+    struct Matrix {
+        int rows = 0, cols = 0;
+        std::vector<std::uint16_t> f16;
+        std::vector<BlockQ8_0> q8;
+        std::vector<BlockQ4_0> q4;
+        std::vector<cpu::BlockQ8_0x16> q8x16;
+        std::vector<cpu::BlockQ4_0x16> q4x16;
+
+        /// Rows that go to one thread together: a packed group's 16, or 1.
+        int row_group() const { return q8x16.empty() && q4x16.empty() ? 1 : cpu::packed_rows; }
+    };
+
+    struct Layer {
+        std::vector<float> attn_norm, ffn_norm;
+        Matrix wq, wk, wv, wo, gate, up, down;
+    };
+
     LlmConfig config;
     Quant quant;
     std::uint64_t seed;
