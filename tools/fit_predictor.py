@@ -17,11 +17,11 @@ GPUs) is 1 for resnet50, m (a transformer against bert-base) 1 for resnet50 and 
 Lambda's 2025 file and for the 2024 llama-bench tables (the newest software, which the predictor predicts
 for), k 1 for F16 weights. h is fitted for a transformer in mixed precision on a GPU whose tensor cores
 accumulate FP32 at half their FP16-accumulate rate (gpus.csv tensor_fp32_accumulate = half: GeForce RTX
-cards), 1 elsewhere. r is the device's board power per FP32 TFLOP against its family's median, at most 1 (1 where
-gpus.csv has no board power), and w its exponent: a card with a low power limit for its peak (the 250 W A100 40GB
-PCIe against the 400 W SXM4 module, the 140 W RTX A4000) cannot hold its boost clock through training, while more
-power than the family's usual buys nothing beyond the peak (the GH200's 1,000 W feed its CPU too). c is the FP32
-operations that unpacking a quantized weight costs, which a GPU
+cards), 1 elsewhere. r is the device's board power per FP32 TFLOP against its family's median, at most 1
+(1 where gpus.csv has no board power), and w its exponent: a card with a low power limit for its peak (the
+250 W A100 40GB PCIe against the 400 W SXM4 module, the 140 W RTX A4000) cannot hold its boost clock
+through training, while more power than the family's usual buys nothing beyond the peak (the GH200's
+1,000 W feed its CPU too). c is the FP32 operations that unpacking a quantized weight costs, which a GPU
 with little compute for its bandwidth (Apple's) pays visibly; a term that fits negative, or that the
 family's points cannot separate from the others, is dropped. A device without fp32_tflops (Apple's M3 and
 M4) gets its bandwidth times its family's median FLOPs per byte.
@@ -35,8 +35,8 @@ Usage: tools/fit_predictor.py [--write | --check | --leave-one-out]
   (none)   print the fit and the held-out errors
   --write  also write lib/src/workload/predictor_fit.cpp
   --check  exit 1 when lib/src/workload/predictor_fit.cpp differs from what the fit writes (a ctest)
-  --leave-one-out  the training model checked another way: each GPU predicted from a fit on all the others (where
-           its family keeps a device), with and without the half-rate and power-limit terms
+  --leave-one-out  the training model checked another way: each GPU predicted from a fit on all the
+           others (where its family keeps a device), with and without the half-rate and power-limit terms
 Pure Python: no packages needed.
 """
 from __future__ import annotations

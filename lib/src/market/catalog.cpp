@@ -186,8 +186,8 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
     c.gpus_ = load_file<GpuSpec>(
         dir, text_of, "gpus.csv",
         {"name", "vendor", "release_date", "launch_price_usd", "board_power_watts", "memory_gb", "memory_bandwidth_gb_s",
-         "fp32_tflops", "fp16_tflops", "tensor_fp16_tflops", "tensor_fp32_accumulate", "nvlink_gb_s", "resnet50_amp_img_s", "resnet50_source",
-         "architecture", "unified_memory", "as_of", "source"},
+         "fp32_tflops", "fp16_tflops", "tensor_fp16_tflops", "tensor_fp32_accumulate", "nvlink_gb_s",
+         "resnet50_amp_img_s", "resnet50_source", "architecture", "unified_memory", "as_of", "source"},
         [](const Row& row) {
             GpuSpec g;
             g.name = row.required("name");
@@ -201,7 +201,8 @@ Catalog Catalog::parse(const std::string& directory, const TextOf& text_of) {
             g.fp16_tflops = row.number("fp16_tflops", 0.01, 5000);
             g.tensor_fp16_tflops = row.number("tensor_fp16_tflops", 1, 10000);
             g.tensor_fp32_accumulate = row.text("tensor_fp32_accumulate");
-            if (!g.tensor_fp32_accumulate.empty() && g.tensor_fp32_accumulate != "full" && g.tensor_fp32_accumulate != "half")
+            if (!g.tensor_fp32_accumulate.empty() && g.tensor_fp32_accumulate != "full" &&
+                g.tensor_fp32_accumulate != "half")
                 throw row.error("tensor_fp32_accumulate",
                                 "expected full, half or nothing, got \"" + g.tensor_fp32_accumulate + "\"");
             g.nvlink_gb_s = row.number("nvlink_gb_s", 1, 2000);
