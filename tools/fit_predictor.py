@@ -165,18 +165,21 @@ def bench_points(phase: str) -> list[dict[str, object]]:
     return points
 
 
-def flops_per_byte(fam: str) -> float | None:
-    """The median of fp32_tflops / memory_bandwidth_gb_s (in FLOP per byte) over the family's devices with both."""
-    ratios = [spec(d, "fp32_tflops") * 1e3 / spec(d, "memory_bandwidth_gb_s")  # type: ignore[operator]
-              for d in GPUS if family(d) == fam and spec(d, "fp32_tflops") and spec(d, "memory_bandwidth_gb_s")]
+def family_median_ratio(fam: str, numerator: str, denominator: str, scale: float = 1.0) -> float | None:
+    """The median of scale x numerator / denominator (gpus.csv columns) over the family's devices with both."""
+    ratios = [scale * spec(d, numerator) / spec(d, denominator)  # type: ignore[operator]
+              for d in GPUS if family(d) == fam and spec(d, numerator) and spec(d, denominator)]
     return statistics.median(ratios) if ratios else None
+
+
+def flops_per_byte(fam: str) -> float | None:
+    """The family's median fp32_tflops / memory_bandwidth_gb_s, in FLOP per byte."""
+    return family_median_ratio(fam, "fp32_tflops", "memory_bandwidth_gb_s", 1e3)
 
 
 def watts_per_tflop(fam: str) -> float | None:
-    """The median of board_power_watts / fp32_tflops over the family's devices with both."""
-    ratios = [spec(d, "board_power_watts") / spec(d, "fp32_tflops")  # type: ignore[operator]
-              for d in GPUS if family(d) == fam and spec(d, "board_power_watts") and spec(d, "fp32_tflops")]
-    return statistics.median(ratios) if ratios else None
+    """The family's median board_power_watts / fp32_tflops."""
+    return family_median_ratio(fam, "board_power_watts", "fp32_tflops")
 
 
 def power_limit_log(device: str) -> float:

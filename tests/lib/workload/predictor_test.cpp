@@ -29,6 +29,14 @@ const detail::FamilyFractions& family(const std::string& name) {
     return *found;
 }
 
+// A training transformer's fitted factor against bert-base's (BERT-large's: 1.075 today).
+double model_factor(const std::string& name) {
+    const auto& factors = detail::predictor_fit().train_model_factor;
+    const auto found = std::find_if(factors.begin(), factors.end(), [&](const auto& m) { return m.first == name; });
+    REQUIRE(found != factors.end());
+    return found->second;
+}
+
 Prediction run(const PredictRequest& request) { return predict(request, Catalog::shipped(), ModelCatalog::shipped()); }
 
 InputError refused(const PredictRequest& request) { return test::input_error([&] { run(request); }); }
@@ -86,17 +94,14 @@ TEST_CASE("decode on Apple silicon by hand: quantized weights cost unpacking, F1
 
 TEST_CASE("training on the H100 SXM by hand: BERT-large at sequence 384, mixed precision", "[predictor]") {
     const auto& hopper = family("hopper");
-    const auto& fit = detail::predictor_fit();
-    const auto bert_large = std::find_if(fit.train_model_factor.begin(), fit.train_model_factor.end(),
-                                         [](const auto& m) { return m.first == "bert-large"; });
-    REQUIRE(bert_large != fit.train_model_factor.end());
+    const double bert_large = model_factor("bert-large");
     // 66.91 TFLOPS FP32 × 1.167 (hopper, mixed precision) × 2.796 (hopper's transformers against ResNet-50)
     // × 1.075 (BERT-large against BERT-base) = 234.7 TFLOP/s achievable (its 700 W ÷ 66.91 TFLOPS = 10.46 W
     // a TFLOP is hopper's median, so no power-limit factor; full-rate tensor cores); 739,271,245,824 FLOP a
     // sample (models.csv) → 317.4 samples/s. The weights' traffic, 3 × 335,141,888 × 2 B at batch 256 = 7.9 MB a
     // sample, takes 2.2 µs at 3350 GB/s: compute bound.
     const double expected =
-        66.91e12 * *hopper.train_fp16 * *hopper.train_transformer * bert_large->second / 739271245824.0;
+        66.91e12 * *hopper.train_fp16 * *hopper.train_transformer * bert_large / 739271245824.0;
     const Prediction p = run({.device = "H100 SXM", .workload = "bert-large", .batch = 256});
     CHECK_FALSE(p.tokens);
     CHECK(p.phase == "train");
@@ -116,8 +121,7 @@ TEST_CASE("training on GeForce by hand: its tensor cores accumulate FP32 at half
           "[predictor]") {
     const auto& turing = family("turing");
     const auto& fit = detail::predictor_fit();
-    const double bert_large = fit.train_model_factor.front().second;
-    REQUIRE(fit.train_model_factor.front().first == "bert-large");
+    const double bert_large = model_factor("bert-large");
     // RTX 2080 Ti (gpus.csv tensor_fp32_accumulate = half): 13.45 TFLOPS FP32 x 1.209 (turing, mixed precision)
     // x 1.657 (turing's transformers) x 1.075 (BERT-large) x 0.708 (half rate) = 20.52 TFLOP/s achievable;
     // 739,271,245,824 FLOP a sample -> 27.76 samples/s. The Titan RTX (full rate), same family and chip:
