@@ -1,11 +1,11 @@
-// gpt-small's CUDA trainer: gpt_step.hpp's schedule run with gpt_kernels.cu and cuBLAS on one stream
-// of GPU 0. FP32 products go to cublasSgemmStridedBatched (full FP32, no TF32, as the CPU trainer and
-// PyTorch's default); BF16 and FP16 ones round both operands into scratch copies and call
-// cublasGemmStridedBatchedEx with FP32 accumulation and FP32 output, so that everything outside the
-// products (LayerNorm, softmax, the loss, the optimizer, the master weights) stays FP32. FP16 adds
-// dynamic loss scaling (loss_scaler.hpp): each step reads back whether its gradients are finite. Every
-// buffer is allocated in the constructor; FP32 and BF16 timed steps do not synchronize with the host.
-// Host code only.
+// gpt-small's CUDA trainer: gpt_step.hpp's schedule run with gpt_kernels.cu and cuBLASLt on one stream
+// of GPU 0. Every matrix product goes to cublasLtMatmul (lt_matmul.hpp) with FP32 accumulation and FP32
+// output: FP32 ones with FP32 operands (full FP32, no TF32, as the CPU trainer and PyTorch's default);
+// BF16 and FP16 ones round both operands into scratch copies first and run on tensor cores, so that
+// everything outside the products (LayerNorm, softmax, the loss, the optimizer, the master weights)
+// stays FP32. FP16 adds dynamic loss scaling (loss_scaler.hpp): each step reads back whether its
+// gradients are finite. Every buffer is allocated in the constructor; FP32 and BF16 timed steps do not
+// synchronize with the host. Host code only.
 #include "payback/bench/cuda_gpt_trainer.hpp"
 
 #include <cstdint>
@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
@@ -24,6 +23,7 @@
 #include "gpt_step.hpp"
 #include "handles.cuh"
 #include "kernels.cuh"
+#include "lt_matmul.hpp"
 #include "payback/bench/cuda_trainer.hpp"
 
 namespace payback::bench {
@@ -34,7 +34,7 @@ using gpu::DeviceBuffer;
 /// gpt_step.hpp's operations on the GPU.
 struct CudaGptOps {
     cudaStream_t stream;
-    cublasHandle_t blas;
+    gpu::LtMatmul* matmul;
     GptPrecision precision;
     std::uint16_t* scratch_a;  // BF16 or FP16 copies of cuBLAS's A' and B' (not fp32)
     std::uint16_t* scratch_b;
@@ -42,24 +42,12 @@ struct CudaGptOps {
 
     void gemm(const gpu::GptGemm& g) {
         const gpu::Gemm& m = g.gemm;
-        const cublasOperation_t op_a = m.transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N;
-        const cublasOperation_t op_b = m.transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N;
-        const float zero = 0.0f;
-        if (precision == GptPrecision::fp32) {
-            PAYBACK_CUBLAS_CHECK(cublasSgemmStridedBatched(blas, op_a, op_b, m.m, m.n, m.k, &g.alpha, m.a, m.lda,
-                                                           g.stride_a, m.b, m.ldb, g.stride_b, &zero, m.c, m.ldc,
-                                                           g.stride_c, g.count));
-            return;
-        }
+        if (precision == GptPrecision::fp32) return matmul->run(g, CUDA_R_32F, m.a, m.b, stream);
         const bool bf16 = precision == GptPrecision::bf16;
         const auto to_copy = bf16 ? gpu::gpt_to_bf16 : gpu::gpt_to_fp16;
-        const cudaDataType_t type = bf16 ? CUDA_R_16BF : CUDA_R_16F;
-        to_copy(m.a, scratch_a, gpu::span_of_a(g), stream);
-        to_copy(m.b, scratch_b, gpu::span_of_b(g), stream);
-        PAYBACK_CUBLAS_CHECK(cublasGemmStridedBatchedEx(blas, op_a, op_b, m.m, m.n, m.k, &g.alpha, scratch_a, type,
-                                                        m.lda, g.stride_a, scratch_b, type, m.ldb, g.stride_b, &zero,
-                                                        m.c, CUDA_R_32F, m.ldc, g.stride_c, g.count,
-                                                        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+        to_copy(m.a, scratch_a, gpu::span(gpu::layout_of_a(g)), stream);
+        to_copy(m.b, scratch_b, gpu::span(gpu::layout_of_b(g)), stream);
+        matmul->run(g, bf16 ? CUDA_R_16BF : CUDA_R_16F, scratch_a, scratch_b, stream);
     }
     void embedding(const int* tokens, const float* wte, const float* wpe, float* x, int count, int sequence, int d) {
         gpu::gpt_embedding(tokens, wte, wpe, x, count, sequence, d, stream);
@@ -117,7 +105,7 @@ struct CudaGptOps {
     }
 };
 
-constexpr std::size_t kBlasWorkspaceBytes = std::size_t{32} << 20;  // as cuda_trainer.cpp's
+constexpr std::size_t kMatmulWorkspaceBytes = std::size_t{32} << 20;  // as cuda_trainer.cpp's cuBLAS workspace
 
 class CudaGptTrainer final : public GptTrainer {
 public:
@@ -139,13 +127,10 @@ public:
         layout_ = gpu::gpt_layout(config);
 
         stream_ = std::make_unique<gpu::Stream>();
-        blas_ = std::make_unique<gpu::BlasHandle>();
         start_ = std::make_unique<gpu::Event>();
         stop_ = std::make_unique<gpu::Event>();
-        blas_workspace_ = DeviceBuffer<unsigned char>(kBlasWorkspaceBytes);
-        PAYBACK_CUBLAS_CHECK(cublasSetStream(blas_->get(), stream_->get()));
-        PAYBACK_CUBLAS_CHECK(cublasSetWorkspace(blas_->get(), blas_workspace_.get(), blas_workspace_.bytes()));
-        PAYBACK_CUBLAS_CHECK(cublasSetMathMode(blas_->get(), CUBLAS_DEFAULT_MATH));
+        matmul_workspace_ = DeviceBuffer<unsigned char>(kMatmulWorkspaceBytes);
+        matmul_ = std::make_unique<gpu::LtMatmul>(matmul_workspace_.get(), matmul_workspace_.bytes());
 
         const cudaStream_t stream = stream_->get();
         buffers_ = gpu::make_gpt_buffers(
@@ -167,7 +152,7 @@ public:
         }
         if (precision_ == GptPrecision::fp16) nonfinite_ = DeviceBuffer<int>(1);
         upload_parameters(parameters);
-        // One step on the zero batch: lazy module loading and cuBLAS's kernel choice happen here, not in
+        // One step on the zero batch: lazy module loading and cuBLASLt's kernel choice happen here, not in
         // the first timed step; then the parameters and the momentum go back.
         run_step(true);
         upload_parameters(parameters);
@@ -239,7 +224,7 @@ private:
     void check(const TokenBatch& batch) const { check_token_batch(config_, batch_, batch); }
 
     void run_step(bool update) {
-        CudaGptOps ops{stream_->get(), blas_->get(), precision_, scratch_a_.get(), scratch_b_.get(), nonfinite_.get()};
+        CudaGptOps ops{stream_->get(), matmul_.get(), precision_, scratch_a_.get(), scratch_b_.get(), nonfinite_.get()};
         const bool scaled = precision_ == GptPrecision::fp16;
         gpu::gpt_forward(config_, buffers_, ops, batch_);
         gpu::gpt_loss(config_, buffers_, ops, batch_, scaled ? scaler_.scale : 1.0f);
@@ -283,9 +268,9 @@ private:
     gpu::GptLayout layout_;
     // Declared before the buffers, destroyed after them: the destructor synchronizes the stream first.
     std::unique_ptr<gpu::Stream> stream_;
-    std::unique_ptr<gpu::BlasHandle> blas_;
     std::unique_ptr<gpu::Event> start_, stop_;
-    DeviceBuffer<unsigned char> blas_workspace_;
+    DeviceBuffer<unsigned char> matmul_workspace_;
+    std::unique_ptr<gpu::LtMatmul> matmul_;  // after its workspace: destroyed before it
     std::vector<DeviceBuffer<float>> floats_;
     std::vector<DeviceBuffer<int>> ints_;
     DeviceBuffer<std::uint16_t> scratch_a_, scratch_b_;

@@ -1,8 +1,8 @@
-// gpt-small's matrix products written row-major, as the model is, and handed to cuBLAS column-major:
+// gpt-small's matrix products written row-major, as the model is, and handed to cuBLASLt column-major:
 // C = alpha·op(A)·op(B), C [M, N], op(A) [M, K], op(B) [K, N], all stored row-major, where op
 // transposes a matrix stored [K, M] (or [N, K]). Batched: `count` such products, each operand `stride`
 // floats after the last (the attention's (sequence, head) pairs). Plain C++: the trainer hands a
-// GptGemm to cuBLAS, the host test to a loop.
+// GptGemm's layouts to cuBLASLt (lt_matmul.hpp), the host test to a loop that reads only them.
 //
 // The mapping (gemm_mapping.hpp's one fact: row-major [r, c] is column-major [c, r], ld c):
 //   Cᵀ [N, M] = op(B)ᵀ · op(A)ᵀ in column-major terms, so
@@ -11,6 +11,9 @@
 //   cuBLAS B' = A's memory: op T when op(A) transposes (stored [K, M]: ld M), else op N (stored [M, K]: ld K);
 //   m' = N, n' = M, k' = K; C' = C's memory, ld N.
 #pragma once
+
+#include <cstddef>
+#include <cstdint>
 
 #include "gemm_mapping.hpp"
 
@@ -43,22 +46,39 @@ inline GptGemm batched_row_major_gemm(bool transpose_a, bool transpose_b, int m,
     return g;
 }
 
-/// Floats of cuBLAS's operand `ld`-strided with `rows` stored rows (column-major: m or k) and `cols`
-/// columns, over `count` matrices `stride` apart: what a conversion to BF16 must cover.
-inline long long operand_span(int rows, int cols, int ld, int count, long long stride) {
-    return static_cast<long long>(count - 1) * stride + static_cast<long long>(ld) * (cols - 1) + rows;
+/// One operand as cuBLASLt's matrix layout describes it: column-major, `rows` × `cols` stored with
+/// leading dimension `ld`, `count` matrices `stride` elements apart. A's and B's are stored as given,
+/// before op: [k, m] for op T, [m, k] for op N (B's: [n, k] and [k, n]); C's is [m, n].
+struct MatrixLayout {
+    long long rows = 0, cols = 0, ld = 0;
+    int count = 1;
+    long long stride = 0;
+};
+
+inline MatrixLayout layout_of_a(const GptGemm& g) {
+    const Gemm& m = g.gemm;
+    return {m.transpose_a ? m.k : m.m, m.transpose_a ? m.m : m.k, m.lda, g.count, g.stride_a};
+}
+inline MatrixLayout layout_of_b(const GptGemm& g) {
+    const Gemm& m = g.gemm;
+    return {m.transpose_b ? m.n : m.k, m.transpose_b ? m.k : m.n, m.ldb, g.count, g.stride_b};
+}
+inline MatrixLayout layout_of_c(const GptGemm& g) {
+    const Gemm& m = g.gemm;
+    return {m.m, m.n, m.ldc, g.count, g.stride_c};
 }
 
-/// The spans of A' and B' of a GptGemm.
-inline long long span_of_a(const GptGemm& g) {
-    const Gemm& m = g.gemm;
-    return m.transpose_a ? operand_span(m.k, m.m, m.lda, g.count, g.stride_a)
-                         : operand_span(m.m, m.k, m.lda, g.count, g.stride_a);
+/// Elements from an operand's first to its last: what a conversion to BF16 must cover.
+inline long long span(const MatrixLayout& l) {
+    return static_cast<long long>(l.count - 1) * l.stride + l.ld * (l.cols - 1) + l.rows;
 }
-inline long long span_of_b(const GptGemm& g) {
-    const Gemm& m = g.gemm;
-    return m.transpose_b ? operand_span(m.n, m.k, m.ldb, g.count, g.stride_b)
-                         : operand_span(m.k, m.n, m.ldb, g.count, g.stride_b);
+
+/// The largest power of two, at most 256 (cuBLASLt's default requirement), dividing the address of
+/// every matrix of an operand at `address`: cuBLASLt is told it, so that it picks no kernel needing more.
+inline unsigned alignment(std::uintptr_t address, const MatrixLayout& l, std::size_t element_bytes) {
+    std::uintptr_t bits = address | 256;
+    if (l.count > 1) bits |= static_cast<std::uintptr_t>(l.stride) * element_bytes;
+    return static_cast<unsigned>(bits & (~bits + 1));  // the lowest set bit
 }
 
 }  // namespace payback::bench::gpu

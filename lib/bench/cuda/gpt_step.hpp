@@ -82,7 +82,7 @@ inline void check_gpt_fits(const GptConfig& c, int batch) {
                                     " too large for the CUDA kernels: a tensor would exceed 2^31 elements");
 }
 
-/// The most floats any operand of the step's products spans (span_of_a, span_of_b): every operand is
+/// The most floats any operand of the step's products spans (span of layout_of_a, layout_of_b): every operand is
 /// one of the tensors below, so the largest of them. The BF16 copies are this long.
 inline std::size_t gpt_largest_operand(const GptConfig& c, int batch) {
     const std::size_t T = std::size_t(batch) * c.sequence, d = c.d_model, F = c.ffn(), V = c.vocab;

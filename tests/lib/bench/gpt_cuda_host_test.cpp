@@ -32,27 +32,34 @@ using payback::test::relative_error;
 
 namespace {
 
-/// cuBLAS's column-major C = alpha·op(A)·op(B), batched, in plain loops; BF16 and FP16 round A and B
-/// first, as the mixed-precision path's copies do (FP16 as cuda_fp16's __float2half_rn: to nearest
-/// even, subnormals kept, ±inf beyond 65,504).
+/// cuBLASLt's column-major C = alpha·op(A)·op(B), batched, in plain loops that know the product only
+/// as lt_matmul.cpp hands it over: the transposes and the three matrix layouts. BF16 and FP16 round A
+/// and B first, as the mixed-precision path's copies do (FP16 as cuda_fp16's __float2half_rn: to
+/// nearest even, subnormals kept, ±inf beyond 65,504).
 void host_gemm(const gpu::GptGemm& g, GptPrecision precision) {
-    const gpu::Gemm& m = g.gemm;
+    const gpu::MatrixLayout a = gpu::layout_of_a(g), b = gpu::layout_of_b(g), c = gpu::layout_of_c(g);
+    const bool ta = g.gemm.transpose_a, tb = g.gemm.transpose_b;
+    const long long k = ta ? a.rows : a.cols;
+    REQUIRE((tb ? b.cols : b.rows) == k);
+    REQUIRE((ta ? a.cols : a.rows) == c.rows);
+    REQUIRE((tb ? b.rows : b.cols) == c.cols);
+    REQUIRE((a.count == c.count && b.count == c.count));
     const auto read = [precision](const float* p) {
         if (precision == GptPrecision::bf16) return gpu::bf16_bits_to_float(gpu::float_to_bf16_bits(*p));
         if (precision == GptPrecision::fp16) return half_to_float(float_to_half(*p));
         return *p;
     };
-    for (int batch = 0; batch < g.count; ++batch) {
-        const float* a = m.a + batch * g.stride_a;
-        const float* b = m.b + batch * g.stride_b;
-        float* c = m.c + batch * g.stride_c;
-        for (int i = 0; i < m.m; ++i)
-            for (int j = 0; j < m.n; ++j) {
+    for (int batch = 0; batch < c.count; ++batch) {
+        const float* pa = g.gemm.a + batch * a.stride;
+        const float* pb = g.gemm.b + batch * b.stride;
+        float* pc = g.gemm.c + batch * c.stride;
+        for (long long i = 0; i < c.rows; ++i)
+            for (long long j = 0; j < c.cols; ++j) {
                 float sum = 0.0f;
-                for (int p = 0; p < m.k; ++p)
-                    sum += read(m.transpose_a ? a + p + i * m.lda : a + i + p * m.lda) *
-                           read(m.transpose_b ? b + j + p * m.ldb : b + p + j * m.ldb);
-                c[i + j * m.ldc] = g.alpha * sum;
+                for (long long p = 0; p < k; ++p)
+                    sum += read(ta ? pa + p + i * a.ld : pa + i + p * a.ld) *
+                           read(tb ? pb + j + p * b.ld : pb + p + j * b.ld);
+                pc[i + j * c.ld] = g.alpha * sum;
             }
     }
 }
@@ -170,7 +177,7 @@ struct HostOps {
 struct SpanRecordingOps : HostOps {
     long long largest = 0;
     void gemm(const gpu::GptGemm& g) {
-        largest = std::max({largest, gpu::span_of_a(g), gpu::span_of_b(g)});
+        largest = std::max({largest, gpu::span(gpu::layout_of_a(g)), gpu::span(gpu::layout_of_b(g))});
         HostOps::gemm(g);
     }
 };
@@ -392,7 +399,7 @@ TEST_CASE("an FP16 step whose scaled gradients overflow is skipped and the scale
     CHECK(gpt.parameters()[0].data != before[0].data);
 }
 
-TEST_CASE("row_major_gemm hands cuBLAS the row-major product in every transpose", "[bench][cuda][gpt]") {
+TEST_CASE("row_major_gemm hands cuBLASLt the row-major product in every transpose", "[bench][cuda][gpt]") {
     // A 3×4 times 4×2 product in each of the four storage orders, against the sum written out.
     const int m = 3, n = 2, k = 4;
     std::mt19937 random(5);
@@ -420,8 +427,29 @@ TEST_CASE("row_major_gemm hands cuBLAS the row-major product in every transpose"
         }
     // A batch of two, the second operand pair 12 and 8 floats on: the operand spans cover exactly that.
     const gpu::GptGemm g = gpu::batched_row_major_gemm(false, true, m, n, k, a.data(), 12, bt.data(), 8, nullptr, 6, 2);
-    CHECK(gpu::span_of_b(g) == 12 + 12);  // cuBLAS's B' is our A: 3·4 floats, one stride before the second
-    CHECK(gpu::span_of_a(g) == 8 + 8);    // cuBLAS's A' is our B stored [2, 4]: 8 floats, one stride
+    // cuBLASLt's B is our A: 3·4 floats, one stride before the second; its A is our B stored [2, 4]:
+    // 8 floats, one stride.
+    CHECK(gpu::span(gpu::layout_of_b(g)) == 12 + 12);
+    CHECK(gpu::span(gpu::layout_of_a(g)) == 8 + 8);
+    // The layouts cuBLASLt is given: A is our B stored [N, K] = column-major [K, N] = 4×2 (ld 4), op T;
+    // B is our A stored [M, K] = column-major [K, M] = 4×3 (ld 4), op N; C is column-major [N, M] = 2×3.
+    const gpu::MatrixLayout la = gpu::layout_of_a(g), lb = gpu::layout_of_b(g), lc = gpu::layout_of_c(g);
+    CHECK((g.gemm.transpose_a && !g.gemm.transpose_b));
+    CHECK((la.rows == 4 && la.cols == 2 && la.ld == 4 && la.count == 2 && la.stride == 8));
+    CHECK((lb.rows == 4 && lb.cols == 3 && lb.ld == 4 && lb.count == 2 && lb.stride == 12));
+    CHECK((lc.rows == 2 && lc.cols == 3 && lc.ld == 2 && lc.count == 2 && lc.stride == 6));
+}
+
+TEST_CASE("cuBLASLt is told the alignment every matrix of an operand has, at most 256 bytes", "[bench][cuda][gpt]") {
+    const gpu::MatrixLayout one{4, 4, 4, 1, 0}, batched{4, 4, 4, 3, 40};
+    CHECK(gpu::alignment(0x10000, one, 4) == 256);           // cudaMalloc's own alignment, capped
+    CHECK(gpu::alignment(0x10000 + 64 * 4, one, 4) == 256);  // 256 bytes on: still 256
+    CHECK(gpu::alignment(0x10000 + 6 * 4, one, 4) == 8);     // a head's slice 24 bytes on
+    CHECK(gpu::alignment(0x10000 + 3 * 2, one, 2) == 2);     // BF16, 6 bytes on
+    // Batched, 40 elements apart: the second matrix is 160 bytes (FP32) or 80 bytes (BF16) on, so 32 or 16.
+    CHECK(gpu::alignment(0x10000, batched, 4) == 32);
+    CHECK(gpu::alignment(0x10000, batched, 2) == 16);
+    CHECK(gpu::alignment(0x10000 + 4, batched, 4) == 4);  // the start's own 4 bytes decide
 }
 
 TEST_CASE("the head permutations are inverse and put (b, h, s, e) where attention reads it", "[bench][cuda][gpt]") {
