@@ -27,7 +27,8 @@ std::string text(const Prediction& p) {
                                            : fmt::format(", {} training", p.precision),
                                   p.per_second, p.tokens ? "tokens" : "samples", p.measured ? "measured" : "predicted",
                                   100 * p.error_low, 100 * p.error_high);
-    out += fmt::format("memory: {:.2f} GB needed of {:.2f} GB{}: {}\n", p.memory_gb_needed, p.memory_gb,
+    // GiB: memory is sized in 2^30 bytes (memory_fit.hpp), bandwidth and the roofline's bytes below in 10^9.
+    out += fmt::format("memory: {:.2f} GiB needed of {:.2f} GiB{}: {}\n", p.memory_gb_needed, p.memory_gb,
                        p.gpus > 1 ? fmt::format(" on {} GPUs", p.gpus) : "", p.fits_memory ? "fits" : "does not fit");
     out += p.how + "\n";
     return out;

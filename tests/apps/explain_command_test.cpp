@@ -70,9 +70,13 @@ TEST_CASE("explain names the nearest break-evens, the inputs that would flip the
     CHECK_THAT(text, Catch::Contains("Neither the electricity price per kWh between 0 and 1.2 nor"));
 }
 
-TEST_CASE("explain refuses an unknown --against, listing the options", "[cli][explain][errors]") {
-    const Result r = run("explain " + dettmers + " --against 'AWS V100'");
-    check_bad_input(r);
-    CHECK(r.err == "payback: --against: no cloud option named \"AWS V100\"; the cloud options are "
-                   "\"AWS V100 on-demand (2020)\"\n");
+TEST_CASE("explain refuses an unknown --against, naming the option meant or listing them", "[cli][explain][errors]") {
+    const Result partial = run("explain " + dettmers + " --against 'AWS V100'");
+    check_bad_input(partial);
+    CHECK(partial.err == "payback: --against: no cloud option named \"AWS V100\"; did you mean "
+                         "\"AWS V100 on-demand (2020)\"?\n");
+    const Result stranger = run("explain " + dettmers + " --against 'GCP A100'");
+    check_bad_input(stranger);
+    CHECK(stranger.err == "payback: --against: no cloud option named \"GCP A100\"; the cloud options are "
+                          "\"AWS V100 on-demand (2020)\"\n");
 }
