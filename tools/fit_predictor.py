@@ -9,8 +9,11 @@ and pricing/models.csv's FLOPs.
 The models, per architecture family (gpus.csv `architecture`):
   train    samples/s = fp32_tflops x 1e12 x a[family, precision] x t[family] x m[model] x h[half rate] x r^w
                        x s[dataset] / flops_per_sample
-  prefill  tokens/s  = fp32_tflops x 1e12 x p[family] x k[quantized] x s[dataset] / (2 x parameters)
+  prefill  tokens/s  = fp32_tflops x 1e12 x p[family] x k[quantized] x s[dataset] / (2 x weights)
   decode   s/token   = weight bytes / (bandwidth x e[family]) + [quantized] weights x c[family] / FP32 FLOP/s + o[family]
+The weights (2 FLOPs a weight a token; the bytes a decode step reads) are all but the input embedding table
+(vocabulary x d_model: a token looks up one row of it; every model measured has a separate output matrix, read
+whole), as the predictor counts them (pricing/models.csv's tied_embeddings, ModelSpec::matrix_parameters).
 a, t, m, h, w, s, p and k are fitted by least squares on the logarithms; e, c and o by least squares on the
 relative error of the time per token. t (a transformer's training against ResNet-50's on the family's
 GPUs) is 1 for resnet50, m (a transformer against bert-base) 1 for resnet50 and bert-base; s is 1 for
@@ -35,8 +38,9 @@ Usage: tools/fit_predictor.py [--write | --check | --leave-one-out]
   (none)   print the fit and the held-out errors
   --write  also write lib/src/workload/predictor_fit.cpp
   --check  exit 1 when lib/src/workload/predictor_fit.cpp differs from what the fit writes (a ctest)
-  --leave-one-out  the training model checked another way: each GPU predicted from a fit on all the
-           others (where its family keeps a device), with and without the half-rate and power-limit terms
+  --leave-one-out  the training and decode models checked another way: each device predicted from a fit on
+           all the others (where its family keeps a device); training with and without the half-rate and
+           power-limit terms
 Pure Python: no packages needed.
 """
 from __future__ import annotations
@@ -60,6 +64,13 @@ def rows(path: Path) -> list[dict[str, str]]:
 
 GPUS = {row["name"]: row for row in rows(ROOT / "pricing" / "gpus.csv")}
 MODELS = {row["name"]: row for row in rows(ROOT / "pricing" / "models.csv")}
+
+
+# The input embedding table of each model the llama-bench tables ran, vocabulary x d_model from its config.json:
+# huggingface.co/meta-llama/Llama-2-7b-hf, /meta-llama/Meta-Llama-3-8B, /meta-llama/Llama-3.3-70B-Instruct,
+# /huggyllama/llama-7b and /codellama/CodeLlama-7b-hf (vocab_size, hidden_size).
+INPUT_EMBEDDING = {"llama-2-7b": 32000 * 4096, "llama-3-8b": 128256 * 4096, "llama-3.3-70b": 128256 * 8192,
+                   "llama-7b": 32000 * 4096, "codellama-7b": 32016 * 4096}
 
 
 def spec(device: str, column: str) -> float | None:
@@ -142,14 +153,14 @@ def bench_points(phase: str) -> list[dict[str, object]]:
     for r in rows(FIXTURES / "llama-bench.csv"):
         if r["phase"] != phase:
             continue
-        params = float(r["parameters"])
+        matrices = float(r["parameters"]) - INPUT_EMBEDDING[r["model"]]
         point: dict[str, object] = {"device": r["device"], "label": f"{r['model']} {r['quant']} {r['dataset']}",
                                     "measured": float(r["tokens_per_second"]), "quant": r["quant"]}
         if phase == "prefill":
             fp32 = spec(r["device"], "fp32_tflops")
             if fp32 is None:  # no compute figure published (Apple M3 Max): nothing to scale
                 continue
-            point["base"] = fp32 * 1e12 / (2 * params)
+            point["base"] = fp32 * 1e12 / (2 * matrices)
             terms = {f"p:{family(r['device'])}": 1.0}
             if r["quant"] != "f16":
                 terms["k:quantized"] = 1.0
@@ -159,8 +170,8 @@ def bench_points(phase: str) -> list[dict[str, object]]:
         else:
             bandwidth = spec(r["device"], "memory_bandwidth_gb_s")
             assert bandwidth, r["device"]
-            point["seconds_at_peak"] = params * BITS[r["quant"]] / 8 / (bandwidth * 1e9)
-            point["weights_per_flop"] = params / (compute_tflops(r["device"]) * 1e12)
+            point["seconds_at_peak"] = matrices * BITS[r["quant"]] / 8 / (bandwidth * 1e9)
+            point["weights_per_flop"] = matrices / (compute_tflops(r["device"]) * 1e12)
         points.append(point)
     return points
 
@@ -248,8 +259,9 @@ def summary(name: str, held: list[tuple[str, str, float]]) -> tuple[float, float
 
 
 def leave_one_out() -> None:
-    """Prints, for the training model without each of its two device terms and with both, the error of every GPU
-    predicted by a fit on all the others: median and mean |error| over the measurements, and the worst GPUs."""
+    """Prints, for the training model without each of its two device terms and with both, and for the decode model,
+    the error of every device predicted by a fit on all the others (where its family keeps a device): median and
+    mean |error| over the measurements, and the worst devices."""
     for name, dropped in (("neither term", ("h:half-rate", "w:power")), ("half rate only", ("w:power",)),
                           ("power limit only", ("h:half-rate",)), ("both (the model)", ())):
         points = training_points()
@@ -273,6 +285,25 @@ def leave_one_out() -> None:
               f"{100 * statistics.median(errors):.1f} %, mean {100 * statistics.fmean(errors):.1f} %, "
               f"{sum(e > 0.25 for e in worst.values())} GPUs worse than 25 %: "
               + ", ".join(f"{d} {100 * e:.0f} %" for d, e in ranked[:4]))
+
+    points = bench_points("decode")
+    devices = sorted({str(p["device"]) for p in points})
+    errors = []
+    worst = {}
+    for device in devices:
+        if not any(family(d) == family(device) for d in devices if d != device):
+            continue
+        fits = fit_decode([p for p in points if p["device"] != device])
+        for p in points:
+            if p["device"] == device:
+                e = abs(decode_prediction(p, fits[family(device)]) / float(p["measured"]) - 1)  # type: ignore[arg-type]
+                errors.append(e)
+                worst[device] = max(worst.get(device, 0.0), e)
+    ranked = sorted(worst.items(), key=lambda x: -x[1])
+    print(f"decode            {len(errors)} measurements on {len(worst)} devices: median |error| "
+          f"{100 * statistics.median(errors):.1f} %, mean {100 * statistics.fmean(errors):.1f} %, "
+          f"{sum(e > 0.25 for e in worst.values())} devices worse than 25 %: "
+          + ", ".join(f"{d} {100 * e:.0f} %" for d, e in ranked[:4]))
 
 
 def cpp_optional(value: float | None) -> str:

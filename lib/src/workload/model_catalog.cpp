@@ -71,6 +71,10 @@ ModelSpec read_model(const CsvTable& t, std::size_t r) {
     m.head_dim = whole(t, r, "head_dim");
     m.ffn = whole(t, r, "ffn");
     m.vocabulary = whole(t, r, "vocabulary");
+    const std::string& tied = t.text(r, "tied_embeddings");
+    if (!is_blank(tied) && tied != "true" && tied != "false")
+        throw t.error(r, "tied_embeddings", "expected true, false or nothing, got \"" + tied + "\"");
+    m.tied_embeddings = tied == "true";
     m.context = whole(t, r, "context");
     m.sequence = whole(t, r, "sequence");
     m.flops_per_sample = number(t, r, "flops_per_sample", 1, max_flops);
@@ -137,7 +141,7 @@ ModelCatalog ModelCatalog::load(const std::string& directory) {
     ModelCatalog c;
     c.models_ = load_rows<ModelSpec>(dir / "models.csv",
                                      {"name", "kind", "parameters", "active_parameters", "layers", "d_model", "heads",
-                                      "kv_heads", "head_dim", "ffn", "vocabulary", "context", "sequence",
+                                      "kv_heads", "head_dim", "ffn", "vocabulary", "tied_embeddings", "context", "sequence",
                                       "flops_per_sample", "flops_per_token", "as_of", "source"},
                                      read_model);
     c.quants_ = load_rows<QuantFormat>(dir / "quants.csv", {"name", "bits_per_weight", "block_size", "as_of", "source"},

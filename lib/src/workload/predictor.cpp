@@ -200,7 +200,7 @@ void roofline(const Resolved& r, Prediction& p) {
         // Attention over a prompt of `context` tokens: QKᵀ and ×V at the average position context ÷ 2.
         const double flops = *model.flops_per_token + 2.0 * *model.layers * p.context * head_width;
         const double seconds = std::max(flops / (fp32 * share),
-                                        model.parameters * r.quant->bits_per_weight / 8 / prefill_ubatch / achievable_bandwidth);
+                                        model.matrix_parameters() * r.quant->bits_per_weight / 8 / prefill_ubatch / achievable_bandwidth);
         p.per_second = 1 / seconds;
         p.error_low = fit.prefill.low;
         p.error_high = fit.prefill.high;
@@ -214,7 +214,7 @@ void roofline(const Resolved& r, Prediction& p) {
     }
     // decode: one step produces a token for each of `batch` sequences; a mixture of experts reads more
     // experts the more sequences it decodes at once, up to all of them.
-    const double weight_bytes = std::min(model.parameters * r.quant->bits_per_weight / 8, weight_bytes_per_token * p.batch);
+    const double weight_bytes = std::min(model.matrix_parameters() * r.quant->bits_per_weight / 8, weight_bytes_per_token * p.batch);
     const double bytes = weight_bytes + p.batch * kv_bytes;
     const double memory_seconds = bytes / achievable_bandwidth;
     const double flops = p.batch * (*model.flops_per_token + 4.0 * *model.layers * p.context * head_width);

@@ -7,14 +7,14 @@ namespace payback::detail {
 const PredictorFit& predictor_fit() {
     static const PredictorFit fit{
         {
-            {"ada", 0.385923, 0.215869, 1.73985, 0.997255, 0.00328392, 2.3258, 0, 88.3993, 4.86891},
-            {"ampere", 0.658367, 0.378233, 2.18189, 0.965911, 0.00373439, 1.9953, 0, 41.2364, 9.05965},
-            {"ampere-datacenter", 1.97475, 1.30629, 4.96299, 0.804725, 0.00491209, 2.44461, 0, 11.27, 17.9579},
-            {"apple", std::nullopt, std::nullopt, 0.891672, 0.96703, 0.00591712, std::nullopt, 1.3123, 30, std::nullopt},
+            {"ada", 0.385923, 0.215869, 1.62603, 0.952232, 0.00321812, 2.3258, 0, 88.3993, 4.86891},
+            {"ampere", 0.658367, 0.378233, 2.03915, 0.915149, 0.00367969, 1.9953, 0, 41.2364, 9.05965},
+            {"ampere-datacenter", 1.97475, 1.30629, 4.63831, 0.789071, 0.00491209, 2.44461, 0, 11.27, 17.9579},
+            {"apple", std::nullopt, std::nullopt, 0.83334, 0.922002, 0.00585625, std::nullopt, 1.3858, 30, std::nullopt},
             {"blackwell", std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, 58.5919, 5.93786},
             {"blackwell-datacenter", 1.00627, 0.970609, std::nullopt, std::nullopt, std::nullopt, 4.33664, std::nullopt, 9.375, 13.3333},
             {"cdna3", std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, 30.8302, 4.58996},
-            {"hopper", 1.16657, 0.794102, 2.69713, 1.04902, 0.00570432, 2.79633, 0, 18.3616, 10.4618},
+            {"hopper", 1.16657, 0.794102, 2.52068, 1.02861, 0.00570432, 2.79633, 0, 18.3616, 10.4618},
             {"pascal", 0.606735, 0.517044, std::nullopt, std::nullopt, std::nullopt, 1.26578, std::nullopt, 23.4298, 22.0459},
             {"rdna3", std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, 63.9583, 5.78176},
             {"rdna3.5", std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, 116.016, 4.0404},
@@ -22,7 +22,7 @@ const PredictorFit& predictor_fit() {
             {"turing", 1.20884, 0.564127, std::nullopt, std::nullopt, std::nullopt, 1.65736, std::nullopt, 24.2634, 16.5595},
             {"volta", 1.43584, 0.637095, std::nullopt, std::nullopt, std::nullopt, 1.76162, std::nullopt, 17.4596, 19.1449},
         },
-        {"", 0.942046, 0.592929, 2.14407, 0.953065, 0.00491209, 2.1791, 0, 30.4151, 9.05965},
+        {"", 0.942046, 0.592929, 2.00381, 0.918051, 0.00491209, 2.1791, 0, 30.4151, 9.05965},
         {{"bert-large", 1.07512}},
         1.03688,
         0.778101,
@@ -30,7 +30,7 @@ const PredictorFit& predictor_fit() {
         0.567509,
         {-0.1995, 0.2303, 0.0621, 0.2303},
         {-0.2720, 0.5490, 0.1927, 0.5490},
-        {-0.1184, 0.4360, 0.0549, 0.4360},
+        {-0.1059, 0.4601, 0.0397, 0.4601},
     };
     return fit;
 }

@@ -279,18 +279,18 @@ TEST_CASE("workload.tokens.profile gives the rig the measured rates scaled to th
     const Scenario s = parse_scenario(profiled_scenario(), path);
     REQUIRE(s.rig.tokens_per_second);
     // tests/lib/workload/measured_serving_test.cpp works these by hand: Llama 3.1 8B at Q4_0, context
-    // 4,096, one sequence: 13.774848 GB/s ÷ 5,053,892,864 B = 2.72559 decode and 419.168256 GFLOP/s ÷
-    // 17,134,264,320 FLOPs = 24.4637 prefill tokens a second.
-    CHECK(s.rig.tokens_per_second->decode == Approx(2.72559).epsilon(1e-5));
-    CHECK(s.rig.tokens_per_second->prefill == Approx(24.4637).epsilon(1e-5));
+    // 4,096, one sequence: 13.774848 GB/s ÷ 4,758,391,040 B = 2.89485 decode and 419.168256 GFLOP/s ÷
+    // 16,083,591,168 FLOPs = 26.0619 prefill tokens a second.
+    CHECK(s.rig.tokens_per_second->decode == Approx(2.89485).epsilon(1e-5));
+    CHECK(s.rig.tokens_per_second->prefill == Approx(26.0619).epsilon(1e-5));
     CHECK_THAT(s.rig.tokens_per_second->origin,
                Catch::StartsWith("measured on Test CPU (profile " + (dir.path() / "profile.json").string()));
-    // 1e6 / 24.4637 / 3600 = 11.3547 h reading and 2e5 / 2.72559 / 3600 = 20.3829 h writing.
-    CHECK(s.serving_hours_per_month == Approx(11.3547 + 20.3829).epsilon(1e-5));
+    // 1e6 / 26.0619 / 3600 = 10.6584 h reading and 2e5 / 2.89485 / 3600 = 19.1911 h writing.
+    CHECK(s.serving_hours_per_month == Approx(10.6584 + 19.1911).epsilon(1e-5));
     // Written back with the profile and without the rates it gives, so that they are derived anew.
     const std::string written = to_toml(s);
     CHECK_THAT(written, Catch::Contains("profile = 'profile.json'"));
-    CHECK_THAT(written, !Catch::Contains("decode = 2.7"));
+    CHECK_THAT(written, !Catch::Contains("decode = 2.8"));
     dir.write("again.toml", written);
     CHECK(parse_scenario(written, (dir.path() / "again.toml").string()).rig.tokens_per_second->decode ==
           s.rig.tokens_per_second->decode);

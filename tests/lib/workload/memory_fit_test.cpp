@@ -43,7 +43,7 @@ TEST_CASE("the KV cache grows linearly in context and batch, the weights with bi
     CHECK_THAT(base.kv_cache_gb, WithinRel(234881024.0 / 1073741824.0, 1e-12));
 }
 
-TEST_CASE("the shipped model catalog: every LLM's FLOPs per token are twice its active parameters",
+TEST_CASE("the shipped model catalog: every LLM's FLOPs per token are twice the weights a token reads",
           "[memory][catalog]") {
     const ModelCatalog& catalog = ModelCatalog::shipped();
     int llms = 0;
@@ -56,6 +56,24 @@ TEST_CASE("the shipped model catalog: every LLM's FLOPs per token are twice its 
     }
     CHECK(llms >= 10);
     CHECK(catalog.quants().size() == 4);
+}
+
+TEST_CASE("a token reads every matrix but the untied input embedding, or a mixture's active weights", "[memory][catalog]") {
+    const ModelCatalog& catalog = ModelCatalog::shipped();
+    // Llama 3 8B: 8,030,261,248 − 128,256 × 4,096 = 7,504,924,672; its memory still holds all of them
+    const ModelSpec& llama = catalog.model("llama-3-8b");
+    CHECK_FALSE(llama.tied_embeddings);
+    CHECK(llama.matrix_parameters() == 7504924672.0);
+    CHECK(llama.parameters_per_token() == 7504924672.0);
+    CHECK(llm_memory(llama, catalog.quant("f16"), 1, 1).weights_gb == 8030261248.0 * 2 / bytes_per_gb);
+    // gpt-oss-20b: its published 3.61 B active weights; all experts at once, 20,914,757,184 − 201,088 × 2,880
+    const ModelSpec& oss = catalog.model("gpt-oss-20b");
+    CHECK(oss.parameters_per_token() == 3.61e9);
+    CHECK(oss.matrix_parameters() == 20335623744.0);
+    // gpt-small's head is its embedding table (tied): read whole, nothing left out
+    const ModelSpec& small = catalog.model("gpt-small");
+    CHECK(small.tied_embeddings);
+    CHECK(small.matrix_parameters() == small.parameters);
 }
 
 TEST_CASE("a training workload has no memory fit as an LLM, and unknown names get a suggestion", "[memory]") {

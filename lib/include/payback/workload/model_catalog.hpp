@@ -25,16 +25,25 @@ struct ModelSpec {
     std::optional<int> head_dim;
     std::optional<int> ffn;
     std::optional<int> vocabulary;
+    bool tied_embeddings = false;  ///< the output matrix is the input embedding table (read whole as the head)
     std::optional<int> context;   ///< the longest context the model takes, tokens
     std::optional<int> sequence;  ///< a training sample's tokens
     std::optional<double> flops_per_sample;  ///< train: forward + backward
-    std::optional<double> flops_per_token;   ///< llm: forward, 2 × active parameters
+    std::optional<double> flops_per_token;   ///< llm: forward, 2 × parameters_per_token()
     std::string source;
     std::string file;  ///< pricing/models.csv as loaded, and the row's line, for messages
     int line = 0;
 
-    /// The parameters one token reads: the active ones of a mixture of experts, else all.
-    double parameters_per_token() const { return active_parameters.value_or(parameters); }
+    /// The input embedding table, vocabulary × d_model, of which a decoding step reads one row a token: 0
+    /// when it is tied to the output matrix (read whole, as the head) or the shape is not given.
+    double input_embedding_parameters() const {
+        return tied_embeddings || !vocabulary || !d_model ? 0.0 : double(*vocabulary) * *d_model;
+    }
+    /// The weights a decoding step can read: all but the untied input embedding.
+    double matrix_parameters() const { return parameters - input_embedding_parameters(); }
+    /// The weights one token reads: a mixture of experts' active ones as published (gpt-oss's count
+    /// already leaves the input embedding out), else matrix_parameters().
+    double parameters_per_token() const { return active_parameters.value_or(matrix_parameters()); }
 };
 
 struct QuantFormat {

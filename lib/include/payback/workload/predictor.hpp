@@ -54,7 +54,7 @@ struct Prediction {
 /// unified memory (what macOS lets the GPU wire; AMD's Variable Graphics Memory is alike). 0: unknown.
 double usable_memory_gb(const GpuSpec& gpu);
 
-/// "expected error -12 %/+44 %": a prediction's error band (fractions, low negative) as every origin
+/// "expected error -11 %/+46 %": a prediction's error band (fractions, low negative) as every origin
 /// text words it.
 std::string expected_error_text(double low, double high);
 
