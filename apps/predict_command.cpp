@@ -15,7 +15,6 @@ namespace {
 
 struct PredictArgs {
     PredictRequest request;
-    int context = 0;  ///< 0: not given
     std::string profile;
     bool json = false;
 };
@@ -47,7 +46,8 @@ void add_predict_command(CLI::App& app) {
     command->add_option("--phase", args->request.phase,
                         "train, prefill or decode (default train for a training workload, decode for an LLM)");
     command->add_option("--batch", args->request.batch, "Samples per step, or sequences decoded at once (default 1)");
-    command->add_option("--context", args->context, "An LLM's context in tokens (default 4096, or the model's maximum)");
+    command->add_option("--context", args->request.context,
+                        "An LLM's context in tokens (default 4096, or the model's maximum)");
     command->add_option("--gpus", args->request.gpus,
                         "Split an LLM's layers over this many of the device (default 1): their memory, plus the hops "
                         "between them");
@@ -60,8 +60,7 @@ void add_predict_command(CLI::App& app) {
                            "payback predict --device \"RTX 3090\" --workload llama-3-70b --quant q4_k_m --gpus 2",
                            "payback predict --device \"H100 SXM\" --workload bert-large --json"});
     command->callback([args] {
-        PredictRequest request = args->request;
-        if (args->context != 0) request.context = args->context;
+        const PredictRequest& request = args->request;
         const Prediction p = args->profile.empty()
                                  ? predict(request, Catalog::shipped(), ModelCatalog::shipped())
                                  : predict_from_profile(request, read_profile(args->profile), Catalog::shipped(),

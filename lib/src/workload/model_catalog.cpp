@@ -5,6 +5,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/csv_reader.hpp"
 #include "payback/base/calendar.hpp"
@@ -129,8 +130,10 @@ const Item& find(const std::vector<Item>& items, const std::string& name, const 
         known.push_back(item.name);
     }
     const std::string hint = detail::closest_match(name, known);
+    // A short list (the quantization formats) is named whole: a guess among four is no help.
+    const std::string listed = known.size() <= 8 ? fmt::format(" ({})", fmt::join(known, ", ")) : "";
     throw InputError("pricing", 0, key,
-                     fmt::format("no {} named \"{}\" in the catalog{}", what, name,
+                     fmt::format("no {} named \"{}\" in the catalog{}{}", what, name, listed,
                                  hint.empty() ? std::string() : "; did you mean \"" + hint + "\"?"));
 }
 

@@ -86,5 +86,6 @@ TEST_CASE("a training workload has no memory fit as an LLM, and unknown names ge
     CHECK_THAT(model.what(), Catch::Matchers::Contains("did you mean \"llama-3-8b\"?"));
     const InputError quant = test::input_error([&] { catalog.quant("q4_k"); });
     CHECK(quant.key_path() == "quant");
-    CHECK_THAT(quant.what(), Catch::Matchers::Contains("did you mean"));
+    CHECK_THAT(quant.what(), Catch::Matchers::Contains("(f16, q8_0, q4_0, q4_k_m); did you mean"));  // four: all named
+    CHECK_THAT(model.what(), !Catch::Matchers::Contains("(resnet50"));  // seventeen models: only the closest
 }
