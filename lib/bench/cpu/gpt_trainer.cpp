@@ -132,6 +132,7 @@ public:
         param_parts_ = std::make_unique<Parts>(params_.data(), offsets_);
         grad_parts_ = std::make_unique<Parts>(grads_.data(), offsets_);
 
+        // gpt_trainer_bytes() counts what follows: keep the two alike.
         const std::size_t T = tokens_, d = config.d_model;
         residual_.assign(config.layers + 1, std::vector<float>(T * d));
         blocks_.resize(config.layers);
@@ -392,6 +393,16 @@ void CpuGptTrainer::backward_block(int l, int t, Range rows) {
 }
 
 }  // namespace
+
+std::int64_t gpt_trainer_bytes(const GptConfig& c, int batch_size) {
+    const std::int64_t T = std::int64_t(batch_size) * c.sequence, d = c.d_model, F = c.ffn(), L = c.layers;
+    const std::int64_t per_block = 4 * T + 7 * T * d + 2 * T * F + std::int64_t(batch_size) * c.heads * c.sequence * c.sequence;
+    const std::int64_t floats = 3 * std::int64_t(gpt_parameter_count(c))  // parameters, gradients, momentum
+                                + (L + 1) * T * d + L * per_block        // the residual stream, the blocks
+                                + 2 * T + T * d + T * c.vocab             // the final LayerNorm, the logits
+                                + 7 * T * d + T * F;                      // the backward pass's buffers
+    return floats * std::int64_t(sizeof(float));
+}
 
 std::unique_ptr<GptTrainer> make_gpt_trainer(const GptConfig& config, const std::vector<Tensor>& parameters,
                                              int batch_size, int threads, Sgd sgd) {

@@ -8,6 +8,8 @@
 
 #include "payback/base/error.hpp"
 #include "payback/bench/gpt_trainer.hpp"
+#include "payback/bench/llm_config.hpp"
+#include "payback/bench/machine_memory.hpp"
 #include "payback/workload/network.hpp"
 
 namespace payback::bench {
@@ -49,6 +51,30 @@ void check_precision(const BenchRequest& r, bool gpt) {
         throw flag_error("--precision", fmt::format("gpt-small on the CPU runs fp32 only, got \"{}\" (bf16 and fp16 "
                                                     "are for CUDA: --device cuda)",
                                                     r.precision));
+}
+
+double gib(std::int64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0); }
+
+// A CPU run of gpt-small or llm-decode whose buffers would not fit this machine's memory is refused
+// before it allocates them (the tutorial networks' stay far below at any batch --batch takes).
+void check_fits_memory(const BenchConfig& run) {
+    const std::int64_t machine = machine_memory_bytes();
+    if (machine == 0 || run.device != "cpu") return;
+    if (run.workload == llm_decode_workload) {
+        const std::int64_t need = llm_decoder_bytes(run.llm, run.quant, run.batch, run.context + 1);
+        const std::int64_t cache = run.batch * llm_kv_bytes(run.llm, run.context + 1);
+        if (need > machine)
+            throw flag_error(cache > need - cache ? "--context" : "--llm",
+                             fmt::format("llm-decode at context {} and batch {} needs {:.1f} GiB ({:.1f} GiB of it "
+                                         "key and value cache), more than this machine's {:.1f} GiB of memory",
+                                         run.context, run.batch, gib(need), gib(cache), gib(machine)));
+    } else if (run.workload == gpt_small_workload) {
+        const std::int64_t need = gpt_trainer_bytes(gpt_small_config(), run.batch);
+        if (need > machine)
+            throw flag_error("--batch", fmt::format("gpt-small at batch {} needs {:.1f} GiB, more than this machine's "
+                                                    "{:.1f} GiB of memory",
+                                                    run.batch, gib(need), gib(machine)));
+    }
 }
 
 }  // namespace
@@ -100,6 +126,7 @@ BenchPlan plan_benchmark(const BenchRequest& request, const CudaStatus& cuda) {
                 config.llm = llm_config;
                 config.quant = quant;
                 config.context = request.context;
+                check_fits_memory(config);
                 plan.runs.push_back(std::move(config));
             }
     return plan;

@@ -87,4 +87,9 @@ std::int64_t llm_kv_bytes(const LlmConfig& c, int context) {
     return std::int64_t(2) * c.layers * context * c.kv_dim() * std::int64_t(sizeof(float));
 }
 
+std::int64_t llm_decoder_bytes(const LlmConfig& c, Quant quant, int sequences, int capacity) {
+    const auto embedding = static_cast<std::int64_t>(quant_bytes(quant, std::size_t(c.vocab) * c.d_model));
+    return llm_matrix_bytes(c, quant) + embedding + sequences * llm_kv_bytes(c, capacity);
+}
+
 }  // namespace payback::bench

@@ -7,6 +7,7 @@
 
 #include "payback/base/error.hpp"
 #include "payback/bench/bench_plan.hpp"
+#include "payback/bench/machine_memory.hpp"
 #include "support/input_errors.hpp"
 
 using namespace payback;
@@ -125,4 +126,30 @@ TEST_CASE("bad options are refused naming the flag or key", "[bench][plan][error
     r.llm = "layers=0";
     CHECK(refused(r).key_path() == "llm.layers");
     CHECK(refused(on_cpu("resnet")).key_path() == "workload");
+}
+
+TEST_CASE("a CPU run that needs more than the machine's memory is refused before it allocates", "[bench][plan][errors]") {
+    REQUIRE(machine_memory_bytes() > 0);
+    const auto refused = [](BenchRequest r) { return input_error([&] { (void)plan_benchmark(r, no_gpu); }); };
+    // llm-decode's default model at its longest context for 65,536 sequences: 2 · 12 layers · 1,048,577
+    // positions · 256 · 4 B = 24.00002 GiB of cache a sequence, 1,572,865.5 GiB in all.
+    BenchRequest r = on_cpu("llm-decode");
+    r.context = 1 << 20;
+    r.batches = {65536};
+    CHECK(refused(r).source() == "--context");
+    CHECK_THAT(refused(r).message(), Catch::StartsWith("llm-decode at context 1048576 and batch 65536 needs "
+                                                       "1572865.6 GiB (1572865.5 GiB of it key and value cache), "
+                                                       "more than this machine's"));
+    // A model of 100,000 of Llama 3 70B's layers: its weights, not the cache, are too many (45 TiB at Q4_0)
+    r = on_cpu("llm-decode");
+    r.llm = "layers=100000,d_model=8192,heads=64,kv_heads=8,ffn=28672";
+    CHECK(refused(r).source() == "--llm");
+    // gpt-small at batch 65,536: 16.8 M tokens, whose logits alone are 16.8 M · 8,192 floats (550 GB)
+    r = on_cpu("gpt-small");
+    r.batches = {65536};
+    CHECK(refused(r).source() == "--batch");
+    CHECK_THAT(refused(r).message(), Catch::StartsWith("gpt-small at batch 65536 needs 4769.9 GiB"));
+    // On CUDA the CPU's memory is not the limit: the GPU trainer checks its own sizes
+    r.device = "cuda";
+    CHECK_NOTHROW(plan_benchmark(r, no_gpu));
 }

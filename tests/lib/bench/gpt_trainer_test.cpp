@@ -113,6 +113,17 @@ TEST_CASE("gpt-small's size and FLOPs are the models.csv row's", "[bench][cpu]")
     CHECK(params[params.size() - 2].data[0] == 1.0f);
 }
 
+TEST_CASE("the CPU trainer's memory, by hand", "[bench][cpu]") {
+    // gpt-small at batch 1 (T = 256 tokens, d 512, FFN 2,048, 6 layers, 8 heads, vocabulary 8,192), in floats:
+    // parameters, gradients, momentum 3 · 23,240,704 = 69,722,112; the residual stream 7 · 256 · 512 = 917,504;
+    // a block 4 · 256 + 7 · 256 · 512 + 2 · 256 · 2,048 + 8 · 256² = 2,491,392, six of them 14,948,352; the
+    // final LayerNorm and the logits 2 · 256 + 256 · 512 + 256 · 8,192 = 2,228,736; the backward pass's
+    // 7 · 256 · 512 + 256 · 2,048 = 1,441,792. 89,258,496 floats: 357,033,984 B. (At batch 8, 0.904 GB: the
+    // peak resident set of `payback bench --workload gpt-small --batch 8` was 0.918 GB above the program's
+    // own 0.231 GB, 7 December 2026.)
+    CHECK(gpt_trainer_bytes(gpt_small_config(), 1) == 357033984);
+}
+
 TEST_CASE("the gpt trainer refuses a bad config or batch", "[bench][cpu]") {
     GptConfig config{1, 12, 5, 4, 10};  // 5 heads do not divide d_model 12
     CHECK_THROWS_WITH(validate_gpt_config(config), "gpt: heads (5) must divide d_model (12)");

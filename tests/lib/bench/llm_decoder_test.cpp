@@ -296,3 +296,9 @@ TEST_CASE("the bytes a decode step reads, by hand", "[bench][llm]") {
     CHECK(llm_matrix_bytes(tiny(), Quant::q4_0) == 44928);
     CHECK(llm_kv_bytes(tiny(), 10) == 2 * 2 * 10 * 32 * 4);  // k and v, 2 layers, 10 positions, kv_dim 32, float
 }
+
+TEST_CASE("the bytes the decoder holds, by hand", "[bench][llm]") {
+    // Q8_0: the matrices' 84,864 B, the embedding 96·64 = 6,144 weights / 32 · 34 = 6,528 B, and three
+    // sequences' caches of 11 positions, 3 · 2 · 2 · 11 · 32 · 4 = 16,896 B: 108,288 B.
+    CHECK(llm_decoder_bytes(tiny(), Quant::q8_0, 3, 11) == 84864 + 6528 + 16896);
+}

@@ -39,7 +39,8 @@ struct BenchPlan {
 /// The runs `request` asks for, on a machine whose CUDA device is `cuda`. Throws InputError, keyed by
 /// the flag (--device, --workload, --batch, --precision, --quant, --context, --llm, ...), before any
 /// work: an unknown device or workload, a number out of its range, a precision for a workload that
-/// trains in fp32 only or for gpt-small on the CPU, a bad quant or LLM shape.
+/// trains in fp32 only or for gpt-small on the CPU, a bad quant or LLM shape, a CPU run of gpt-small or
+/// llm-decode that needs more than the machine's memory (machine_memory.hpp).
 BenchPlan plan_benchmark(const BenchRequest& request, const CudaStatus& cuda);
 
 }  // namespace payback::bench

@@ -80,6 +80,11 @@ public:
     virtual double timed_steps(const std::vector<TokenBatch>& pool, int steps) = 0;
 };
 
+/// Bytes the CPU trainer allocates for `batch_size` sequences: the parameters, their gradients and
+/// momentum, and every activation and gradient buffer of the step (the logits alone are batch × sequence
+/// × vocabulary floats). What `payback bench` checks against the machine's memory before making one.
+std::int64_t gpt_trainer_bytes(const GptConfig& config, int batch_size);
+
 /// `threads` ≥ 1, `batch_size` ≥ 1 sequences; `parameters` in gpt_parameter_shapes() order (else
 /// std::invalid_argument).
 std::unique_ptr<GptTrainer> make_gpt_trainer(const GptConfig& config, const std::vector<Tensor>& parameters,

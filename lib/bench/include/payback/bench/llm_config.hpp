@@ -47,4 +47,9 @@ std::int64_t llm_matrix_bytes(const LlmConfig& config, Quant quant);
 /// Bytes of the key and value cache one token's attention reads at `context` earlier positions (float32).
 std::int64_t llm_kv_bytes(const LlmConfig& config, int context);
 
+/// Bytes the CPU decoder (LlmDecoder) holds for `sequences` sequences of up to `capacity` positions: the
+/// matrices and the embedding table in `quant`, and every sequence's key and value cache; its scratch is
+/// small beside them. What `payback bench` checks against the machine's memory before making one.
+std::int64_t llm_decoder_bytes(const LlmConfig& config, Quant quant, int sequences, int capacity);
+
 }  // namespace payback::bench
