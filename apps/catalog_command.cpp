@@ -1,8 +1,10 @@
-// payback catalog gpus|instances|parts|rates|rental|api-prices [--gpu NAME] [--provider NAME] [--model NAME] [--max-price X]
+// payback catalog gpus|instances|parts|rates|rental|api-prices|models [--gpu NAME] [--provider NAME] [--model NAME]
+//                 [--max-price X]
 //                 [--format table|json|csv] [-o FILE]
 // payback catalog --where: the catalogs' directory in use, and why that one
 // payback catalog import ...: catalog_import_command.cpp; payback catalog update ...: catalog_update_command.cpp;
 // payback catalog history ...: catalog_history_command.cpp
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -18,6 +20,7 @@
 #include "payback/base/data_directory.hpp"
 #include "payback/base/error.hpp"
 #include "payback/market/catalog.hpp"
+#include "payback/workload/model_catalog.hpp"
 #include "text_table.hpp"
 
 namespace payback::cli {
@@ -159,26 +162,73 @@ Listing list_api_prices(const Catalog& c, const CatalogArgs& a) {
     return l;
 }
 
+// 62,006; 25.6 M; 8.03 B (or G for FLOPs): three figures, as model cards write sizes.
+std::string scaled(double value, const char* billions) {
+    if (value >= 1e9) return fmt::format("{:.3g} {}", value / 1e9, billions);
+    if (value >= 1e6) return fmt::format("{:.3g} M", value / 1e6);
+    return amount(value, 0);
+}
+
+// The models `payback predict --workload` takes (models.csv), with the weight formats under the table.
+Listing list_models(const CatalogArgs& a) {
+    const ModelCatalog& models = ModelCatalog::shipped();
+    Listing l{TextTable({{"model", A::left}, {"kind", A::left}, {"params"}, {"active"}, {"layers"}, {"d_model"},
+                         {"context"}, {"FLOPs"}}),
+              {"name", "kind", "parameters", "active_parameters", "layers", "d_model", "heads", "kv_heads", "head_dim",
+               "ffn", "vocabulary", "tied_embeddings", "context", "sequence", "flops_per_sample", "flops_per_token",
+               "as_of", "source"}};
+    const auto whole = [](const std::optional<int>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+    // Counts of weights and FLOPs are whole numbers: written as models.csv has them, not as 8030261248.0.
+    const auto count = [](const std::optional<double>& v) {
+        return v ? nlohmann::json(static_cast<std::int64_t>(std::llround(*v))) : nlohmann::json(nullptr);
+    };
+    const auto whole_cell = [](const std::optional<int>& v) { return v ? amount(*v, 0) : std::string("-"); };
+    for (const ModelSpec& m : models.models()) {
+        if (!matches(a.model, m.name)) continue;
+        const bool llm = m.kind == ModelKind::llm;
+        const std::optional<double> flops = llm ? m.flops_per_token : m.flops_per_sample;
+        l.table.add_row({m.name, llm ? "llm" : "train", scaled(m.parameters, "B"),
+                         m.active_parameters ? scaled(*m.active_parameters, "B") : "-", whole_cell(m.layers),
+                         whole_cell(m.d_model), whole_cell(m.context), flops ? scaled(*flops, "G") : "-"});
+        l.json.push_back({{"name", m.name}, {"kind", llm ? "llm" : "train"}, {"parameters", count(m.parameters)},
+                          {"active_parameters", count(m.active_parameters)}, {"layers", whole(m.layers)},
+                          {"d_model", whole(m.d_model)}, {"heads", whole(m.heads)}, {"kv_heads", whole(m.kv_heads)},
+                          {"head_dim", whole(m.head_dim)}, {"ffn", whole(m.ffn)}, {"vocabulary", whole(m.vocabulary)},
+                          {"tied_embeddings", m.tied_embeddings}, {"context", whole(m.context)},
+                          {"sequence", whole(m.sequence)}, {"flops_per_sample", count(m.flops_per_sample)},
+                          {"flops_per_token", count(m.flops_per_token)}, {"as_of", m.as_of},
+                          {"source", m.source}});
+    }
+    std::vector<std::string> formats;
+    for (const QuantFormat& q : models.quants()) formats.push_back(fmt::format("{} {}", q.name, q.bits_per_weight));
+    l.note = fmt::format("FLOPs: a token's forward pass (llm), a sample's forward and backward (train). Weight "
+                         "formats (--quant), bits a weight: {}.\n",
+                         fmt::join(formats, ", "));
+    return l;
+}
+
 }  // namespace
 
 void add_catalog_command(CLI::App& app) {
     auto args = std::make_shared<CatalogArgs>();
     CLI::App* command = app.add_subcommand("catalog", "List the price catalogs in pricing/, filtered");
-    command->add_option("what", args->what, "gpus, instances, parts, rates, rental or api-prices")
-        ->check(CLI::IsMember({"gpus", "instances", "parts", "rates", "rental", "api-prices"}));
+    command->add_option("what", args->what,
+                        "gpus, instances, parts, rates, rental, api-prices or models (what payback predict takes)")
+        ->check(CLI::IsMember({"gpus", "instances", "parts", "rates", "rental", "api-prices", "models"}));
     command->add_flag("--where", args->where,
                       "Print the catalogs' directory and why that one: $PAYBACK_PRICING_DIR, beside the program "
                       "(an install or a build tree), or the Python package's data");
     command->add_option("--gpu", args->gpu, "Only this GPU (a gpus.csv name)");
     command->add_option("--provider", args->provider, "Only this provider or market (aws, gcp, vast, together, ...)");
-    command->add_option("--model", args->model, "Only this model (api-prices: \"llama-3.1-8b\")");
+    command->add_option("--model", args->model, "Only this model (api-prices and models: \"llama-3.1-8b\")");
     command->add_option("--max-price", args->max_price,
                         "Only rows priced at most this (per hour, per kWh, each, or per million output tokens)")
         ->check(CLI::NonNegativeNumber);
     add_output_options(*command, args->output, {Format::table, Format::json, Format::csv});
     add_example(*command, {"payback catalog gpus", "payback catalog instances --gpu \"H100 SXM\" --provider aws",
                            "payback catalog rates --format csv -o rates.csv",
-                           "payback catalog api-prices --model llama-3.1-8b --format csv", "payback catalog --where"});
+                           "payback catalog api-prices --model llama-3.1-8b --format csv", "payback catalog models",
+                           "payback catalog --where"});
     add_catalog_import_command(*command);
     add_catalog_update_command(*command);
     add_catalog_history_command(*command);
@@ -195,13 +245,14 @@ void add_catalog_command(CLI::App& app) {
             return;
         }
         if (args->what.empty()) throw CLI::RequiredError(
-            "what: name a catalog (gpus, instances, parts, rates, rental, api-prices) or give --where");
+            "what: name a catalog (gpus, instances, parts, rates, rental, api-prices, models) or give --where");
         const Catalog& catalog = Catalog::shipped();
         const Listing l = args->what == "gpus"        ? list_gpus(catalog, *args)
                           : args->what == "instances" ? list_instances(catalog, *args)
                           : args->what == "parts"     ? list_parts(catalog, *args)
                           : args->what == "rates"     ? list_rates(catalog, *args)
                           : args->what == "rental"    ? list_rental(catalog, *args)
+                          : args->what == "models"    ? list_models(*args)
                                                       : list_api_prices(catalog, *args);
         const Output& output = args->output;
         if (output.format == Format::json) emit(output, l.json.dump(2) + "\n");

@@ -163,3 +163,36 @@ TEST_CASE("catalog api-prices lists pricing/api-prices.csv, filtered by provider
     CHECK_THAT(table.out, Catch::Contains("together:llama-3.1-8b"));
     CHECK_THAT(table.out, Catch::Contains("out $/M"));
 }
+
+TEST_CASE("catalog models lists pricing/models.csv: what payback predict --workload takes", "[cli][catalog]") {
+    // The CSV is the file's own columns in its order, one line a model.
+    std::ifstream file(std::string(PAYBACK_SOURCE_DIR) + "/pricing/models.csv");
+    std::string header;
+    std::getline(file, header);
+    std::size_t models = 0;
+    for (std::string line; std::getline(file, line);) models += !line.empty();
+    const Result csv = payback::test::run("catalog models --format csv");
+    REQUIRE(csv.code == 0);
+    const auto lines = lines_of(csv.out);
+    REQUIRE_FALSE(lines.empty());
+    CHECK(lines[0] == header);
+    CHECK(lines.size() - 1 == models);
+    // Counts as the file writes them, the embedding untied (empty in the file: false)
+    CHECK(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+        return line.starts_with("llama-3-8b,llm,8030261248,,32,4096,32,8,128,14336,128256,false,8192,,,15009849344,"
+                                "2026-12-01,");
+    }));
+
+    const auto oss = nlohmann::json::parse(payback::test::run("catalog models --model gpt-oss-20b --json").out);
+    REQUIRE(oss.size() == 1);
+    CHECK(oss[0].at("active_parameters") == 3610000000LL);
+    CHECK(oss[0].at("flops_per_sample").is_null());
+
+    // The table in model-card sizes, with the weight formats under it
+    const Result table = payback::test::run("catalog models");
+    REQUIRE(table.code == 0);
+    CHECK_THAT(table.out, Catch::Contains("8.03 B"));   // Llama 3 8B's 8,030,261,248 weights
+    CHECK_THAT(table.out, Catch::Contains("3.61 B"));   // gpt-oss-20b's active ones
+    CHECK_THAT(table.out, Catch::Contains("62,006"));   // the tutorial CNN's
+    CHECK_THAT(table.out, Catch::Contains("q4_k_m 4.84"));
+}

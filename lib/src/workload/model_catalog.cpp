@@ -81,6 +81,7 @@ ModelSpec read_model(const CsvTable& t, std::size_t r) {
     m.flops_per_sample = number(t, r, "flops_per_sample", 1, max_flops);
     m.flops_per_token = number(t, r, "flops_per_token", 1, max_flops);
     m.source = sourced(t, r);
+    m.as_of = t.required(r, "as_of");
     m.file = t.path();
     m.line = t.line_of(r);
     if (m.active_parameters && *m.active_parameters > m.parameters)

@@ -38,10 +38,13 @@ constexpr double fp16_bytes = 2;  // an FP16 KV cache entry, or a weight as mixe
 constexpr double unified_memory_share = 0.75;
 // The most devices a split may name: the published rows go to 8; beyond a few dozen it is a typo.
 constexpr int max_split_gpus = 64;
+// As `payback bench --batch`: samples a step, or sequences decoded at once, beyond any served or trained.
+constexpr int max_batch = 65536;
 
 [[noreturn]] void bad(const std::string& key, const std::string& message) { throw InputError(source, 0, key, message); }
 
 const GpuSpec& find_device(const Catalog& catalog, const std::string& name) {
+    if (name.empty()) bad("device", "must name a device of gpus.csv (payback catalog gpus lists them)");
     std::vector<std::string> known;
     for (const GpuSpec& g : catalog.gpus()) {
         if (g.name == name) return g;
@@ -114,7 +117,8 @@ Resolved resolve(const PredictRequest& request, const Catalog& catalog, const Mo
     p.device = r.gpu->name;
     p.workload = r.model->name;
     p.batch = request.batch;
-    if (request.batch < 1) bad("batch", fmt::format("must be at least 1, got {}", request.batch));
+    if (request.batch < 1 || request.batch > max_batch)
+        bad("batch", fmt::format("must be 1 to {}, got {}", max_batch, request.batch));
     p.gpus = request.gpus;
     if (request.gpus < 1 || request.gpus > max_split_gpus)
         bad("gpus", fmt::format("must be 1 to {}, got {}", max_split_gpus, request.gpus));

@@ -324,6 +324,10 @@ TEST_CASE("bad input names the argument, with a suggestion for a mistyped name",
     CHECK(unknown_quant.key_path() == "quant");
     CHECK_THAT(unknown_quant.what(), Contains("did you mean"));
     CHECK(refused({.device = "RTX 4090", .workload = "llama-3-8b", .batch = 0}).key_path() == "batch");
+    CHECK(refused({.device = "RTX 4090", .workload = "bert-large", .batch = 65537}).message() ==
+          "must be 1 to 65536, got 65537");  // as payback bench --batch
+    CHECK(refused({.device = "", .workload = "llama-3-8b"}).message() ==
+          "must name a device of gpus.csv (payback catalog gpus lists them)");  // no guess at "T4"
     CHECK(refused({.device = "RTX 4090", .workload = "llama-3-8b", .context = 8193}).key_path() == "context");
     CHECK(refused({.device = "RTX 4090", .workload = "llama-3-8b", .phase = "train"}).key_path() == "phase");
     CHECK(refused({.device = "RTX 4090", .workload = "resnet50", .phase = "decode"}).key_path() == "phase");

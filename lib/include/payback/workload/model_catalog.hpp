@@ -30,6 +30,7 @@ struct ModelSpec {
     std::optional<int> sequence;  ///< a training sample's tokens
     std::optional<double> flops_per_sample;  ///< train: forward + backward
     std::optional<double> flops_per_token;   ///< llm: forward, 2 × parameters_per_token()
+    std::string as_of;  ///< when the row was read, YYYY-MM-DD
     std::string source;
     std::string file;  ///< pricing/models.csv as loaded, and the row's line, for messages
     int line = 0;
