@@ -62,11 +62,13 @@ class ProfileJson(TypedDict):
 
 def catalog(what: str, directory: str | os.PathLike[str] | None = None) -> pd.DataFrame:
     """One pricing catalog as a DataFrame (``payback catalog``): ``"gpus"``, ``"instances"``,
-    ``"parts"``, ``"rates"`` (electricity), ``"rental"`` (rental markets) or ``"api-prices"`` (per-token
+    ``"parts"``, ``"rates"`` (electricity), ``"rental"`` (rental markets), ``"api-prices"`` (per-token
     APIs: ``api`` as ``[[api]] api = "..."`` names it, and dollars per million input, output and
-    cached-input tokens). Every row keeps its
-    ``as_of``, ``source`` and file row. ``directory`` reads another pricing/ directory."""
-    rows = _core.market.catalog(what, os.fspath(directory) if directory is not None else "")
+    cached-input tokens) or ``"models"`` (what :func:`predict` takes as ``workload``, with
+    models.csv's columns). Every row keeps its
+    ``as_of`` and ``source``. ``directory`` reads another pricing/ directory."""
+    path = os.fspath(directory) if directory is not None else ""
+    rows = _core.workload.models(path) if what == "models" else _core.market.catalog(what, path)
     return pd.DataFrame(rows)
 
 

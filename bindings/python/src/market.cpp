@@ -168,7 +168,7 @@ void bind_market(py::module_& m) {
             if (what == "rental") return rental(*shipped);
             if (what == "api-prices") return api_prices(*shipped);
             throw InputError("catalog", 0, "",
-                             "expected gpus, instances, parts, rates, rental or api-prices, got \"" + what + "\"");
+                             "expected gpus, instances, parts, rates, rental, api-prices or models, got \"" + what + "\"");
         },
         py::arg("what"), py::arg("directory") = "");
     m.def(

@@ -9,12 +9,60 @@
 #include "payback/market/catalog.hpp"
 #include "payback/report/prediction_json.hpp"
 #include "payback/workload/calibration.hpp"
+#include "payback/workload/model_catalog.hpp"
 #include "payback/workload/network.hpp"
 #include "payback/workload/predictor.hpp"
 
 namespace payback::python {
 
+namespace {
+
+py::object maybe(const std::optional<int>& v) { return v ? py::cast(*v) : py::object(py::none()); }
+py::object maybe(const std::optional<double>& v) { return v ? py::cast(*v) : py::object(py::none()); }
+
+// pricing/models.csv's rows, each with the file's columns (payback catalog models --json).
+py::list models(const ModelCatalog& catalog) {
+    py::list rows;
+    for (const ModelSpec& s : catalog.models()) {
+        py::dict r;
+        r["name"] = s.name;
+        r["kind"] = s.kind == ModelKind::llm ? "llm" : "train";
+        r["parameters"] = s.parameters;
+        r["active_parameters"] = maybe(s.active_parameters);
+        r["layers"] = maybe(s.layers);
+        r["d_model"] = maybe(s.d_model);
+        r["heads"] = maybe(s.heads);
+        r["kv_heads"] = maybe(s.kv_heads);
+        r["head_dim"] = maybe(s.head_dim);
+        r["ffn"] = maybe(s.ffn);
+        r["vocabulary"] = maybe(s.vocabulary);
+        r["tied_embeddings"] = s.tied_embeddings;
+        r["context"] = maybe(s.context);
+        r["sequence"] = maybe(s.sequence);
+        r["flops_per_sample"] = maybe(s.flops_per_sample);
+        r["flops_per_token"] = maybe(s.flops_per_token);
+        r["as_of"] = s.as_of;
+        r["source"] = s.source;
+        rows.append(r);
+    }
+    return rows;
+}
+
+}  // namespace
+
 void bind_workload(py::module_& m) {
+    m.def(
+        "models",
+        [](const std::string& directory) {
+            if (directory.empty()) return models(ModelCatalog::shipped());
+            ModelCatalog loaded;
+            {
+                py::gil_scoped_release release;
+                loaded = ModelCatalog::load(directory);
+            }
+            return models(loaded);
+        },
+        py::arg("directory") = "");
     py::class_<bench::BenchRequest>(m, "BenchRequest", "The options of `payback bench`, each named after its flag")
         .def(py::init<>())
         .def_readwrite("device", &bench::BenchRequest::device)

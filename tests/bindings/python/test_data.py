@@ -21,6 +21,7 @@ import payback
         ("rates", ["region", "price_per_kwh", "year"]),
         ("rental", ["market", "gpu", "host_price_per_hour", "occupancy"]),
         ("api-prices", ["api", "provider", "model", "input", "output", "cached_input", "context", "as_of"]),
+        ("models", ["name", "kind", "parameters", "active_parameters", "tied_embeddings", "flops_per_token", "as_of"]),
     ],
 )
 def test_catalogs_are_frames_with_their_provenance(what, columns):
@@ -50,6 +51,18 @@ def test_the_api_price_catalog_has_together_llama_as_in_its_file():
     assert (together["input"], together["output"], together["context"]) == (0.18, 0.18, 131072)
     assert together["cached_input"] is None or together["cached_input"] != together["cached_input"]  # None or NaN
     assert apis.loc["deepseek:deepseek-chat", "cached_input"] == 0.028
+
+
+def test_the_model_catalog_is_models_csv_with_its_columns():
+    models = payback.catalog("models").set_index("name")
+    header = (ROOT / "pricing" / "models.csv").read_text().splitlines()[0].split(",")
+    assert set(header) - {"name"} <= set(models.columns)
+    # llama-3-8b,llm,8030261248,,32,4096,...,128256,,8192,,,15009849344: 2 FLOPs a weight a token reads,
+    # the input embedding (128,256 x 4,096) left out
+    llama = models.loc["llama-3-8b"]
+    assert (llama["parameters"], llama["flops_per_token"]) == (8030261248, 15009849344)
+    assert not llama["tied_embeddings"] and models.loc["gpt-small", "tied_embeddings"]
+    assert models.loc["gpt-oss-20b", "active_parameters"] == 3.61e9
 
 
 def copy_of_the_catalogs(directory, file, old, new):

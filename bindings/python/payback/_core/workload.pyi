@@ -2,9 +2,10 @@
 
 from collections.abc import Sequence
 
-from ..data import CudaStatus
+from ..data import CatalogRow, CudaStatus
 from . import _pybind11_type
 
+def models(directory: str = "") -> list[CatalogRow]: ...
 def workload_names() -> list[str]: ...
 def cuda_status() -> CudaStatus: ...
 class BenchRequest(metaclass=_pybind11_type):
