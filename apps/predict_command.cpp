@@ -1,13 +1,22 @@
-// payback predict --device NAME --workload NAME [--precision fp32|fp16|bf16] [--quant f16|q8_0|q4_0|q4_k_m]
-//   [--phase train|prefill|decode] [--batch N] [--context N] [--gpus N] [--from PROFILE.json] [--json]
+// payback predict --device NAME|NAME,NAME,...|all --workload NAME [--precision fp32|fp16|bf16]
+//   [--quant f16|q8_0|q4_0|q4_k_m] [--phase train|prefill|decode] [--batch N] [--context N] [--gpus N]
+//   [--from PROFILE.json] [--json]
+#include <algorithm>
+#include <cstdio>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "command_common.hpp"
 #include "commands.hpp"
+#include "payback/base/error.hpp"
 #include "payback/report/prediction_json.hpp"
 #include "payback/workload/predictor.hpp"
+#include "text_table.hpp"
 
 namespace payback::cli {
 
@@ -33,13 +42,86 @@ std::string text(const Prediction& p) {
     return out;
 }
 
+// --device all: every gpus.csv device; "A,B": those; else the one name.
+std::vector<std::string> devices_of(const std::string& device) {
+    std::vector<std::string> names;
+    if (device == "all") {
+        for (const GpuSpec& g : Catalog::shipped().gpus()) names.push_back(g.name);
+        return names;
+    }
+    std::size_t start = 0;
+    while (start <= device.size()) {
+        const std::size_t comma = std::min(device.find(',', start), device.size());
+        std::string name = device.substr(start, comma - start);
+        name.erase(0, name.find_first_not_of(' '));
+        name.erase(name.find_last_not_of(' ') + 1);
+        names.push_back(name);
+        start = comma + 1;
+    }
+    return names;
+}
+
+Prediction one(PredictRequest request, const std::string& device, const std::string& profile) {
+    request.device = device;
+    return profile.empty() ? predict(request, Catalog::shipped(), ModelCatalog::shipped())
+                           : predict_from_profile(request, read_profile(profile), Catalog::shipped(),
+                                                  ModelCatalog::shipped());
+}
+
+// Several devices side by side, those the model fits first, each fastest first: what a buyer compares, with the
+// launch price per unit of speed.
+using Skipped = std::vector<std::pair<std::string, std::string>>;  // device, why
+
+std::string comparison_text(const std::vector<Prediction>& predictions, const Skipped& skipped) {
+    const Prediction& first = predictions.front();
+    using A = TextTable::Align;
+    TextTable table({{"device", A::left},
+                     {first.tokens ? "tokens/s" : "samples/s"},
+                     {"memory GiB", A::left},
+                     {"launch $"},
+                     {first.tokens ? "$ per token/s" : "$ per sample/s"},
+                     {"basis", A::left}});
+    for (const Prediction& p : predictions) {
+        const GpuSpec& gpu = Catalog::shipped().gpu(p.device);
+        const std::optional<double> price =
+            gpu.launch_price_usd ? std::optional<double>(*gpu.launch_price_usd * p.gpus) : std::nullopt;
+        const double price_per_rate = price ? *price / p.per_second : 0;
+        table.add_row({p.gpus > 1 ? fmt::format("{} × {}", p.gpus, p.device) : p.device, amount(p.per_second, 1),
+                       fmt::format("{:.1f} of {:.0f}{}", p.memory_gb_needed, p.memory_gb, p.fits_memory ? "" : ": no"),
+                       price ? amount(*price, 0) : "-",
+                       price ? amount(price_per_rate, price_per_rate < 100 ? 2 : 0) : "-",
+                       p.measured ? "measured" : "predicted"});
+    }
+    std::string out = fmt::format("{}, {}{}:\n", first.workload,
+                                  first.tokens ? fmt::format("{} {} at context {}", first.quant, first.phase, first.context)
+                                               : fmt::format("{} training", first.precision),
+                                  first.batch > 1 ? fmt::format(", batch {}", first.batch) : "");
+    out += table.render(Style::for_stdout(false), 100);
+    out += fmt::format("Predicted figures: expected error {:+.0f} % to {:+.0f} % (the fit's held-out measurements). "
+                       "\"no\": the model does not fit the device's memory (listed last; --gpus N splits it over N).\n",
+                       100 * first.error_low, 100 * first.error_high);
+    // One line a reason: "Not predicted (no fp32_tflops in gpus.csv, ...): H100 NVL, Apple M3 Max."
+    std::vector<std::pair<std::string, std::vector<std::string>>> reasons;
+    for (const auto& [device, message] : skipped) {
+        const std::string reason = message.starts_with(device + " ") ? message.substr(device.size() + 1) : message;
+        auto same = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == reason; });
+        if (same == reasons.end()) same = reasons.insert(reasons.end(), {reason, {}});
+        same->second.push_back(device);
+    }
+    for (const auto& [reason, devices] : reasons)
+        out += fmt::format("Not predicted ({}): {}.\n", reason, fmt::join(devices, ", "));
+    return out;
+}
+
 }  // namespace
 
 void add_predict_command(CLI::App& app) {
     auto args = std::make_shared<PredictArgs>();
     CLI::App* command = app.add_subcommand(
         "predict", "Predict a model's speed on a device: a roofline fitted to published measurements, or a profile's");
-    command->add_option("--device", args->request.device, "A device of pricing/gpus.csv")->required();
+    command->add_option("--device", args->request.device,
+                        "A device of pricing/gpus.csv; several, comma-separated, or all: a table, fastest first")
+        ->required();
     command->add_option("--workload", args->request.workload, "A model of pricing/models.csv")->required();
     command->add_option("--precision", args->request.precision, "fp32, fp16 or bf16 (default fp16: mixed precision)");
     command->add_option("--quant", args->request.quant, "An LLM's weights: f16, q8_0, q4_0 or q4_k_m (default f16)");
@@ -58,14 +140,37 @@ void add_predict_command(CLI::App& app) {
     add_example(*command, {"payback predict --device \"RTX 4090\" --workload llama-3-8b --quant q4_0",
                            "payback predict --device \"RTX 3060 12GB\" --workload llama-3.1-8b --quant q4_0 --context 8192 --batch 4",
                            "payback predict --device \"RTX 3090\" --workload llama-3-70b --quant q4_k_m --gpus 2",
+                           "payback predict --device all --workload llama-3.1-70b --quant q4_k_m",
                            "payback predict --device \"H100 SXM\" --workload bert-large --json"});
     command->callback([args] {
-        const PredictRequest& request = args->request;
-        const Prediction p = args->profile.empty()
-                                 ? predict(request, Catalog::shipped(), ModelCatalog::shipped())
-                                 : predict_from_profile(request, read_profile(args->profile), Catalog::shipped(),
-                                                        ModelCatalog::shipped());
-        emit(args->json ? prediction_json(p).dump(2) + "\n" : text(p));
+        const std::vector<std::string> devices = devices_of(args->request.device);
+        if (devices.size() == 1) {
+            const Prediction p = one(args->request, devices.front(), args->profile);
+            emit(args->json ? prediction_json(p).dump(2) + "\n" : text(p));
+            return;
+        }
+        // With `all`, a device the catalog lacks a figure for (Apple's M3 has no FP32 TFLOPS for prefill)
+        // is left out and said; a device named in a list must be predictable.
+        std::vector<Prediction> predictions;
+        Skipped skipped;
+        for (const std::string& device : devices) {
+            try {
+                predictions.push_back(one(args->request, device, args->profile));
+            } catch (const InputError& e) {
+                if (args->request.device != "all" || e.key_path() != "device") throw;
+                skipped.emplace_back(device, e.message());
+            }
+        }
+        // Those the model fits first, each group fastest first.
+        std::stable_sort(predictions.begin(), predictions.end(), [](const Prediction& a, const Prediction& b) {
+            return a.fits_memory != b.fits_memory ? a.fits_memory : a.per_second > b.per_second;
+        });
+        if (!args->json) return emit(comparison_text(predictions, skipped));
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const Prediction& p : predictions) list.push_back(prediction_json(p));
+        emit(list.dump(2) + "\n");
+        for (const auto& [device, message] : skipped)
+            std::fprintf(stderr, "payback: predict: %s not predicted: %s\n", device.c_str(), message.c_str());
     });
 }
 

@@ -1,0 +1,105 @@
+// payback predict over several devices (--device A,B or all): the same predictions as one device at a
+// time, those the model fits first, fastest first, with the launch price per unit of speed.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "support/run_cli.hpp"
+
+using nlohmann::json;
+using payback::test::check_bad_input;
+using payback::test::lines_of;
+using payback::test::Result;
+using payback::test::run;
+
+namespace {
+
+const std::string llama = " --workload llama-3.1-70b --quant q4_k_m";
+
+// The data rows of the comparison table: the lines between the header and the notes.
+std::vector<std::string> table_rows(const std::string& text) {
+    std::vector<std::string> rows;
+    for (const std::string& line : lines_of(text))
+        if (!line.starts_with("llama") && !line.starts_with("device") && !line.starts_with("Predicted") &&
+            !line.starts_with("Not predicted") && !line.empty())
+            rows.push_back(line);
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("predict over a list of devices gives each device's own prediction, fastest first", "[cli][predict]") {
+    const Result list = run("predict --device 'RTX 3090,RTX 4090, RTX 5090'" + llama + " --gpus 2 --json");
+    INFO(list.err);
+    REQUIRE(list.code == 0);
+    const json predictions = json::parse(list.out);
+    REQUIRE(predictions.size() == 3);
+    // Each as `predict --device NAME` alone gives it
+    for (const json& p : predictions) {
+        const Result alone = run("predict --device '" + p.at("device").get<std::string>() + "'" + llama + " --gpus 2 --json");
+        CHECK(json::parse(alone.out) == p);
+    }
+    // 2 × 32 GB holds the 41 GiB model on the RTX 5090s; 2 × 24 on the others: all fit, fastest first
+    CHECK(predictions[0].at("device") == "RTX 5090");
+    CHECK(predictions[0].at("tokens_per_second").get<double>() >= predictions[1].at("tokens_per_second").get<double>());
+    CHECK(predictions[1].at("tokens_per_second").get<double>() >= predictions[2].at("tokens_per_second").get<double>());
+}
+
+TEST_CASE("predict --device all: every device, those the model fits first, with its price per unit of speed",
+          "[cli][predict]") {
+    const Result r = run("predict --device all" + llama);
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    const std::vector<std::string> rows = table_rows(r.out);
+    // One row for each gpus.csv device: decode needs only the bandwidth, which every row has
+    std::ifstream gpus(PAYBACK_SOURCE_DIR "/pricing/gpus.csv");
+    std::size_t devices = 0;
+    for (std::string line; std::getline(gpus, line);) devices += !line.empty();
+    CHECK(rows.size() == devices - 1);
+    // 41.0 GiB of weights and cache: a 24 GB card says no, and every "no" comes after every fit
+    const auto first_no = std::find_if(rows.begin(), rows.end(), [](const std::string& row) {
+        return row.find(": no") != std::string::npos;
+    });
+    REQUIRE(first_no != rows.end());
+    CHECK(std::all_of(first_no, rows.end(), [](const std::string& row) { return row.find(": no") != std::string::npos; }));
+    CHECK(std::any_of(rows.begin(), first_no, [](const std::string& row) { return row.starts_with("H100 SXM "); }));
+    CHECK(std::any_of(first_no, rows.end(), [](const std::string& row) { return row.starts_with("RTX 4090 "); }));
+    // The RTX 4090's launch price over its rate: 1,599 USD ÷ (its own prediction) tokens a second
+    const double rate = json::parse(run("predict --device 'RTX 4090'" + llama + " --json").out)
+                            .at("tokens_per_second")
+                            .get<double>();
+    const auto rtx4090 = std::find_if(rows.begin(), rows.end(), [](const std::string& row) {
+        return row.starts_with("RTX 4090 ");
+    });
+    REQUIRE(rtx4090 != rows.end());
+    CHECK_THAT(*rtx4090, Catch::Contains(fmt::format("1,599  {:>13.2f}", 1599 / rate)));
+    CHECK_THAT(r.out, Catch::Contains("Predicted figures: expected error -11 % to +46 %"));
+}
+
+TEST_CASE("predict --device all leaves out a device lacking a figure the phase needs, and says so", "[cli][predict]") {
+    // Prefill needs FP32 TFLOPS, which Apple does not publish for the M3 Max
+    const Result r = run("predict --device all --workload llama-3.1-8b --phase prefill");
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("Not predicted (has no fp32_tflops in gpus.csv, which the prefill prediction "
+                                      "needs): "));
+    CHECK_THAT(r.out, Catch::Contains("Apple M3 Max"));
+    const std::vector<std::string> rows = table_rows(r.out);
+    CHECK(std::none_of(rows.begin(), rows.end(), [](const std::string& row) { return row.starts_with("Apple M3 Max"); }));
+    // Named in a list, the same device is an error
+    const Result named = run("predict --device 'RTX 4090,Apple M3 Max' --workload llama-3.1-8b --phase prefill");
+    check_bad_input(named);
+    CHECK(named.err == "payback: predict: device: Apple M3 Max has no fp32_tflops in gpus.csv, which the prefill "
+                       "prediction needs\n");
+}
+
+TEST_CASE("a mistyped name in a list of devices is refused with the closest name", "[cli][predict][errors]") {
+    const Result r = run("predict --device 'RTX 4090,RTX 409'" + llama);
+    check_bad_input(r);
+    CHECK(r.err == "payback: predict: device: no device named \"RTX 409\" in gpus.csv; did you mean \"RTX 4090\"?\n");
+}
