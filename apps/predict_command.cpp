@@ -161,6 +161,8 @@ void add_predict_command(CLI::App& app) {
                 skipped.emplace_back(device, e.message());
             }
         }
+        if (predictions.empty())
+            throw InputError("predict", 0, "device", fmt::format("no device could be predicted: {}", skipped.front().second));
         // Those the model fits first, each group fastest first.
         std::stable_sort(predictions.begin(), predictions.end(), [](const Prediction& a, const Prediction& b) {
             return a.fits_memory != b.fits_memory ? a.fits_memory : a.per_second > b.per_second;
