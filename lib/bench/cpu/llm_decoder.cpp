@@ -178,8 +178,9 @@ struct LlmDecoder::Impl {
     static void pack(Matrix& m) {
         if (!m.q8.empty()) m.q8x16 = cpu::pack_q8_0x16(m.q8.data(), m.rows, m.cols / quant_block);
         if (!m.q4.empty()) m.q4x16 = cpu::pack_q4_0x16(m.q4.data(), m.rows, m.cols / quant_block);
-        m.q8 = {};
-        m.q4 = {};
+        // Move-assigned empty vectors, so the row-major copies' memory is freed (`= {}` would only clear them).
+        m.q8 = std::vector<BlockQ8_0>();
+        m.q4 = std::vector<BlockQ4_0>();
     }
 
     /// RMSNorm gains 1 + u/4: near one, as trained models' are, and not all equal.

@@ -11,6 +11,7 @@
 #include "cpu/transformer_kernels.hpp"
 #include "payback/bench/gpt_trainer.hpp"
 #include "support/fixture_tensors.hpp"
+#include "support/heap_in_use.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace payback;
@@ -122,6 +123,17 @@ TEST_CASE("the CPU trainer's memory, by hand", "[bench][cpu]") {
     // peak resident set of `payback bench --workload gpt-small --batch 8` was 0.918 GB above the program's
     // own 0.231 GB, 7 December 2026.)
     CHECK(gpt_trainer_bytes(gpt_small_config(), 1) == 357033984);
+    // And what the constructor really allocates, at batch 2 (the per-sequence buffers doubled)
+    const std::vector<Tensor> parameters = gpt_default_parameters(gpt_small_config(), 1);
+    const std::size_t before = payback::test::heap_in_use();
+    const auto trainer = make_gpt_trainer(gpt_small_config(), parameters, 2, 1);
+    const std::size_t allocated = payback::test::heap_in_use() - before;
+    if (!payback::test::heap_counted()) {
+        WARN("this allocator does not report the heap in use: the count alone was checked");
+        return;
+    }
+    CHECK(static_cast<double>(allocated) ==
+          Approx(static_cast<double>(gpt_trainer_bytes(gpt_small_config(), 2))).epsilon(0.02));
 }
 
 TEST_CASE("the gpt trainer refuses a bad config or batch", "[bench][cpu]") {

@@ -13,6 +13,7 @@
 #include "payback/base/error.hpp"
 #include "payback/base/isa.hpp"
 #include "payback/bench/llm_decoder.hpp"
+#include "support/heap_in_use.hpp"
 
 using namespace payback::bench;
 
@@ -301,4 +302,19 @@ TEST_CASE("the bytes the decoder holds, by hand", "[bench][llm]") {
     // Q8_0: the matrices' 84,864 B, the embedding 96·64 = 6,144 weights / 32 · 34 = 6,528 B, and three
     // sequences' caches of 11 positions, 3 · 2 · 2 · 11 · 32 · 4 = 16,896 B: 108,288 B.
     CHECK(llm_decoder_bytes(tiny(), Quant::q8_0, 3, 11) == 84864 + 6528 + 16896);
+    // And what a decoder really allocates, for one large enough that its buffers dominate: four sequences
+    // of 2,048 positions of a 4-layer model with a 32,000-token vocabulary, in each format
+    const LlmConfig config = parse_llm_config("layers=4,d_model=512,heads=8,kv_heads=4,ffn=1536,vocab=32000");
+    for (const Quant quant : {Quant::f16, Quant::q8_0, Quant::q4_0}) {
+        INFO(quant_name(quant));
+        const std::size_t before = payback::test::heap_in_use();
+        const LlmDecoder decoder(config, quant, 1, 1, 4, 2048);
+        const std::size_t allocated = payback::test::heap_in_use() - before;
+        if (!payback::test::heap_counted()) {
+            WARN("this allocator does not report the heap in use: the count alone was checked");
+            return;
+        }
+        CHECK(static_cast<double>(allocated) ==
+              Approx(static_cast<double>(llm_decoder_bytes(config, quant, 4, 2048))).epsilon(0.05));
+    }
 }
