@@ -49,6 +49,7 @@ import csv
 import math
 import statistics
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -258,52 +259,58 @@ def summary(name: str, held: list[tuple[str, str, float]]) -> tuple[float, float
     return low, high, median, worst
 
 
+Point = dict[str, object]
+Predictor = Callable[[Point], "float | None"]
+
+
+def device_errors(points: list[Point], fit_and_predict: Callable[[list[Point]], Predictor]
+                  ) -> tuple[list[float], dict[str, float]]:
+    """|error| of each measurement predicted from a fit on every other device (where its family keeps one; a
+    prediction of None is skipped), and each device's worst."""
+    devices = sorted({str(p["device"]) for p in points})
+    errors: list[float] = []
+    worst: dict[str, float] = {}
+    for device in devices:
+        if not any(family(d) == family(device) for d in devices if d != device):
+            continue
+        predict = fit_and_predict([p for p in points if p["device"] != device])
+        for p in points:
+            value = predict(p) if p["device"] == device else None
+            if value is not None:
+                e = abs(value / float(p["measured"]) - 1)  # type: ignore[arg-type]
+                errors.append(e)
+                worst[device] = max(worst.get(device, 0.0), e)
+    return errors, worst
+
+
+def print_device_errors(name: str, errors: list[float], worst: dict[str, float], devices: str) -> None:
+    ranked = sorted(worst.items(), key=lambda x: -x[1])
+    print(f"{name:17} {len(errors)} measurements on {len(worst)} {devices}: median |error| "
+          f"{100 * statistics.median(errors):.1f} %, mean {100 * statistics.fmean(errors):.1f} %, "
+          f"{sum(e > 0.25 for e in worst.values())} {devices} worse than 25 %: "
+          + ", ".join(f"{d} {100 * e:.0f} %" for d, e in ranked[:4]))
+
+
 def leave_one_out() -> None:
     """Prints, for the training model without each of its two device terms and with both, and for the decode model,
     the error of every device predicted by a fit on all the others (where its family keeps a device): median and
     mean |error| over the measurements, and the worst devices."""
+    def training_fit(points: list[Point]) -> Predictor:
+        factors = log_linear(points)
+        return lambda p: predicted(p, factors) if all(t in factors for t in p["terms"]) else None  # type: ignore[attr-defined]
+
+    def decode_fit(points: list[Point]) -> Predictor:
+        fits = fit_decode(points)
+        return lambda p: decode_prediction(p, fits[family(str(p["device"]))])
+
     for name, dropped in (("neither term", ("h:half-rate", "w:power")), ("half rate only", ("w:power",)),
                           ("power limit only", ("h:half-rate",)), ("both (the model)", ())):
         points = training_points()
         for p in points:
             for term in dropped:
                 p["terms"].pop(term, None)  # type: ignore[attr-defined]
-        devices = sorted({str(p["device"]) for p in points})
-        errors: list[float] = []
-        worst: dict[str, float] = {}
-        for device in devices:
-            if not any(family(d) == family(device) for d in devices if d != device):
-                continue
-            factors = log_linear([p for p in points if p["device"] != device])
-            for p in points:
-                if p["device"] == device and all(t in factors for t in p["terms"]):  # type: ignore[attr-defined]
-                    e = abs(predicted(p, factors) / float(p["measured"]) - 1)  # type: ignore[arg-type]
-                    errors.append(e)
-                    worst[device] = max(worst.get(device, 0.0), e)
-        ranked = sorted(worst.items(), key=lambda x: -x[1])
-        print(f"{name:17} {len(errors)} measurements on {len(worst)} GPUs: median |error| "
-              f"{100 * statistics.median(errors):.1f} %, mean {100 * statistics.fmean(errors):.1f} %, "
-              f"{sum(e > 0.25 for e in worst.values())} GPUs worse than 25 %: "
-              + ", ".join(f"{d} {100 * e:.0f} %" for d, e in ranked[:4]))
-
-    points = bench_points("decode")
-    devices = sorted({str(p["device"]) for p in points})
-    errors = []
-    worst = {}
-    for device in devices:
-        if not any(family(d) == family(device) for d in devices if d != device):
-            continue
-        fits = fit_decode([p for p in points if p["device"] != device])
-        for p in points:
-            if p["device"] == device:
-                e = abs(decode_prediction(p, fits[family(device)]) / float(p["measured"]) - 1)  # type: ignore[arg-type]
-                errors.append(e)
-                worst[device] = max(worst.get(device, 0.0), e)
-    ranked = sorted(worst.items(), key=lambda x: -x[1])
-    print(f"decode            {len(errors)} measurements on {len(worst)} devices: median |error| "
-          f"{100 * statistics.median(errors):.1f} %, mean {100 * statistics.fmean(errors):.1f} %, "
-          f"{sum(e > 0.25 for e in worst.values())} devices worse than 25 %: "
-          + ", ".join(f"{d} {100 * e:.0f} %" for d, e in ranked[:4]))
+        print_device_errors(name, *device_errors(points, training_fit), "GPUs")
+    print_device_errors("decode", *device_errors(bench_points("decode"), decode_fit), "devices")
 
 
 def cpp_optional(value: float | None) -> str:
