@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,11 +62,11 @@ std::vector<std::string> devices_of(const std::string& device) {
     return names;
 }
 
-Prediction one(PredictRequest request, const std::string& device, const std::string& profile) {
+// `profile` is read once by the caller, not once a device.
+Prediction one(PredictRequest request, const std::string& device, const std::optional<CalibrationProfile>& profile) {
     request.device = device;
-    return profile.empty() ? predict(request, Catalog::shipped(), ModelCatalog::shipped())
-                           : predict_from_profile(request, read_profile(profile), Catalog::shipped(),
-                                                  ModelCatalog::shipped());
+    return profile ? predict_from_profile(request, *profile, Catalog::shipped(), ModelCatalog::shipped())
+                   : predict(request, Catalog::shipped(), ModelCatalog::shipped());
 }
 
 // Several devices side by side, those the model fits first, each fastest first: what a buyer compares, with the
@@ -144,8 +145,10 @@ void add_predict_command(CLI::App& app) {
                            "payback predict --device \"H100 SXM\" --workload bert-large --json"});
     command->callback([args] {
         const std::vector<std::string> devices = devices_of(args->request.device);
+        const std::optional<CalibrationProfile> profile =
+            args->profile.empty() ? std::nullopt : std::optional<CalibrationProfile>(read_profile(args->profile));
         if (devices.size() == 1) {
-            const Prediction p = one(args->request, devices.front(), args->profile);
+            const Prediction p = one(args->request, devices.front(), profile);
             emit(args->json ? prediction_json(p).dump(2) + "\n" : text(p));
             return;
         }
@@ -155,7 +158,7 @@ void add_predict_command(CLI::App& app) {
         Skipped skipped;
         for (const std::string& device : devices) {
             try {
-                predictions.push_back(one(args->request, device, args->profile));
+                predictions.push_back(one(args->request, device, profile));
             } catch (const InputError& e) {
                 if (args->request.device != "all" || e.key_path() != "device") throw;
                 skipped.emplace_back(device, e.message());
