@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,12 @@ py::array_t<T> owned_array(std::vector<T>&& values, std::size_t columns = 0) {
     py::capsule owner(heap, [](void* p) { delete static_cast<std::vector<T>*>(p); });
     if (columns == 0) return py::array_t<T>({heap->size()}, {sizeof(T)}, heap->data(), owner);
     return py::array_t<T>({heap->size() / columns, columns}, {columns * sizeof(T), sizeof(T)}, heap->data(), owner);
+}
+
+/// An absent value as None: a DataFrame column of them becomes float with NaN, or object where needed.
+template <typename T>
+py::object maybe(const std::optional<T>& v) {
+    return v ? py::cast(*v) : py::object(py::none());
 }
 
 /// JSON as dicts, lists, str, int, float, bool and None.

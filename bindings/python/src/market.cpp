@@ -14,12 +14,6 @@ namespace payback::python {
 
 namespace {
 
-// Absent numbers are None: the DataFrame column becomes float with NaN, or object where needed.
-template <typename T>
-py::object maybe(const std::optional<T>& v) {
-    return v ? py::cast(*v) : py::object(py::none());
-}
-
 void add_origin(py::dict& row, const RowOrigin& origin) {
     row["as_of"] = origin.as_of;
     row["source"] = origin.source;

@@ -17,9 +17,6 @@ namespace payback::python {
 
 namespace {
 
-py::object maybe(const std::optional<int>& v) { return v ? py::cast(*v) : py::object(py::none()); }
-py::object maybe(const std::optional<double>& v) { return v ? py::cast(*v) : py::object(py::none()); }
-
 // pricing/models.csv's rows, each with the file's columns (payback catalog models --json).
 py::list models(const ModelCatalog& catalog) {
     py::list rows;
