@@ -81,7 +81,8 @@ std::string comparison_text(const std::vector<Prediction>& predictions, const Sk
                      {"memory GiB", A::left},
                      {"launch $"},
                      {first.tokens ? "$ per token/s" : "$ per sample/s"},
-                     {"basis", A::left}});
+                     {"basis", A::left},
+                     {"error %", A::left}});
     for (const Prediction& p : predictions) {
         const GpuSpec& gpu = Catalog::shipped().gpu(p.device);
         const std::optional<double> price =
@@ -91,16 +92,19 @@ std::string comparison_text(const std::vector<Prediction>& predictions, const Sk
                        fmt::format("{:.1f} of {:.0f}{}", p.memory_gb_needed, p.memory_gb, p.fits_memory ? "" : ": no"),
                        price ? amount(*price, 0) : "-",
                        price ? amount(price_per_rate, price_per_rate < 100 ? 2 : 0) : "-",
-                       p.measured ? "measured" : "predicted"});
+                       p.measured ? "measured" : "predicted",
+                       p.measured ? "-"
+                                  : fmt::format("{:+.0f}/{:+.0f}{}", 100 * p.error_low, 100 * p.error_high,
+                                                p.family_fitted ? "" : " *")});
     }
     std::string out = fmt::format("{}, {}{}:\n", first.workload,
                                   first.tokens ? fmt::format("{} {} at context {}", first.quant, first.phase, first.context)
                                                : fmt::format("{} training", first.precision),
                                   first.batch > 1 ? fmt::format(", batch {}", first.batch) : "");
     out += table.render(Style::for_stdout(false), 100);
-    out += fmt::format("Predicted figures: expected error {:+.0f} % to {:+.0f} % (the fit's held-out measurements). "
-                       "\"no\": the model does not fit the device's memory (listed last; --gpus N splits it over N).\n",
-                       100 * first.error_low, 100 * first.error_high);
+    out += "error %: the expected error, from the fit's held-out measurements.\n"
+           "*: no device of the family was measured for this phase; the others stand in, with a wider error.\n"
+           "\"no\": the model does not fit the device's memory (listed last; --gpus N splits it over N).\n";
     // One line a reason: "Not predicted (no fp32_tflops in gpus.csv, ...): H100 NVL, Apple M3 Max."
     std::vector<std::pair<std::string, std::vector<std::string>>> reasons;
     for (const auto& [device, message] : skipped) {

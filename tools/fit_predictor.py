@@ -34,6 +34,10 @@ held out, unless that would leave its family without a device to fit on. The fit
 held-out ones give the error printed (median and worst absolute, per phase) and the expected error the
 program attaches to a prediction (the lowest and highest signed error).
 
+A device of a family with no measurement of a phase is predicted from the other families (for training, their
+FLOPs per byte of memory bandwidth; for prefill and decode, their mean fractions). To give such a prediction an
+error of its own, each measured family is left out of the fit in turn and predicted so ("family left out").
+
 Usage: tools/fit_predictor.py [--write | --check | --leave-one-out]
   (none)   print the fit and the held-out errors
   --write  also write lib/src/workload/predictor_fit.cpp
@@ -243,18 +247,86 @@ def decode_prediction(point: dict[str, object], fit: tuple[float, float, float])
     return 1 / (float(point["seconds_at_peak"]) / e + unpack + o)
 
 
+# --- a family without data -----------------------------------------------------------------------
+# The program predicts a device whose family has no measurement of a phase from the fitted families. Which way
+# is chosen by predicting each measured family so (family_left_out): for training, per byte of memory bandwidth
+# (the Ampere and Ada GeForce cards doubled their FP32 rate per clock, and a fraction of FP32 peak does not
+# carry over between families); for prefill and decode, the families' mean fraction.
+def training_fallback(factors: dict[str, float]) -> tuple[float, float, float]:
+    """Achievable training FLOPs per byte of memory bandwidth in mixed precision and in FP32 (the geometric means over
+    the fitted families of fraction x the family's median FP32 FLOPs per byte), and the transformer factor (the
+    geometric mean of the families')."""
+    def per_byte(precision: str) -> float:
+        return geometric_mean([v * flops_per_byte(k.split(":")[1]) for k, v in factors.items()  # type: ignore[operator]
+                               if k.startswith("a:") and k.endswith(f":{precision}")])
+    return per_byte("fp16"), per_byte("fp32"), geometric_mean([v for k, v in factors.items() if k.startswith("t:")])
+
+
+def prefill_fallback(factors: dict[str, float]) -> float:
+    return geometric_mean([v for k, v in factors.items() if k.startswith("p:")])
+
+
+def decode_fallback(fits: dict[str, tuple[float, float, float]]) -> tuple[float, float, float]:
+    """The geometric mean of the bandwidth fractions, the median overhead and the median unpacking cost."""
+    return (geometric_mean([e for e, _, _ in fits.values()]), statistics.median(o for _, o, _ in fits.values()),
+            statistics.median(c for _, _, c in fits.values()))
+
+
+def unfitted_training(points: list[dict[str, object]], fam: str) -> Callable[[dict[str, object]], float | None]:
+    factors = log_linear(points)
+    fp16, fp32, transformer = training_fallback(factors)
+
+    def predict(p: dict[str, object]) -> float | None:
+        device, own = str(p["device"]), dict(factors, **{f"t:{fam}": transformer})
+        per_byte = fp16 if f"a:{fam}:fp16" in p["terms"] else fp32  # type: ignore[operator]
+        # the fraction of FP32 peak that gives per_byte FLOPs a byte of this device's bandwidth
+        own[f"a:{fam}:fp16"] = own[f"a:{fam}:fp32"] = per_byte / (1e3 * spec(device, "fp32_tflops")  # type: ignore[operator]
+                                                                   / spec(device, "memory_bandwidth_gb_s"))
+        return predicted(p, own) if all(t in own for t in p["terms"]) else None  # type: ignore[attr-defined]
+    return predict
+
+
+def unfitted_prefill(points: list[dict[str, object]], fam: str) -> Callable[[dict[str, object]], float | None]:
+    factors = log_linear(points)
+    factors[f"p:{fam}"] = prefill_fallback(factors)
+    return lambda p: predicted(p, factors) if all(t in factors for t in p["terms"]) else None  # type: ignore[attr-defined]
+
+
+def unfitted_decode(points: list[dict[str, object]], fam: str) -> Callable[[dict[str, object]], float | None]:
+    fallback = decode_fallback(fit_decode(points))
+    return lambda p: decode_prediction(p, fallback)
+
+
+def family_left_out(points: list[dict[str, object]],
+                    fit_without: Callable[[list[dict[str, object]], str], Callable[[dict[str, object]], float | None]]
+                    ) -> list[tuple[str, str, float]]:
+    """Signed error of every measurement of each family predicted as the program predicts a family it has no data
+    for: from a fit on the other families' devices, with their mean in place of the family's own fractions (a point
+    is skipped where a term it needs, such as its table's software factor, had only that family's devices)."""
+    out = []
+    for fam in sorted({family(str(p["device"])) for p in points}):
+        predict = fit_without([p for p in points if family(str(p["device"])) != fam], fam)
+        for p in points:
+            value = predict(p) if family(str(p["device"])) == fam else None
+            if value is not None:
+                out.append((str(p["device"]), str(p["label"]), value / float(p["measured"]) - 1))  # type: ignore[arg-type]
+    return out
+
+
 # --- report -----------------------------------------------------------------------------------------
 def errors(points: list[dict[str, object]], predict) -> list[tuple[str, str, float]]:  # type: ignore[no-untyped-def]
     return [(str(p["device"]), str(p["label"]), predict(p) / float(p["measured"]) - 1) for p in points]
 
 
-def summary(name: str, held: list[tuple[str, str, float]]) -> tuple[float, float, float, float]:
+def summary(name: str, held: list[tuple[str, str, float]], shown: int | None = None
+            ) -> tuple[float, float, float, float]:
+    """Prints the phase's error and its measurements, the worst first (`shown` of them where given)."""
     abs_errors = [abs(e) for _, _, e in held]
     low, high = min(e for _, _, e in held), max(e for _, _, e in held)
     median, worst = statistics.median(abs_errors), max(abs_errors)
     print(f"{name}: {len(held)} held-out measurements on {len({d for d, _, _ in held})} devices: "
           f"median |error| {100 * median:.1f} %, worst {100 * worst:.1f} %, range {100 * low:+.1f} % to {100 * high:+.1f} %")
-    for device, label, e in sorted(held, key=lambda x: -abs(x[2])):
+    for device, label, e in sorted(held, key=lambda x: -abs(x[2]))[:shown]:
         print(f"  {device:16} {label:36} {100 * e:+6.1f} %")
     return low, high, median, worst
 
@@ -344,11 +416,14 @@ def main() -> int:
                                             lambda p: predicted(p, p_factors)))
     decode_err = summary("decode", errors([p for p in decode if p["device"] in decode_held],
                                           lambda p: decode_prediction(p, d_fits[family(str(p["device"]))])))
+    print("A family without data: each measured family predicted as one, from a fit on the other families")
+    unfitted = [summary(f"{name}, family left out", family_left_out(points, fit_without), shown=6)
+                for name, points, fit_without in (("train", train, unfitted_training),
+                                                  ("prefill", prefill, unfitted_prefill),
+                                                  ("decode", decode, unfitted_decode))]
 
     families = sorted({GPUS[d]["architecture"] for d in GPUS})
-    fallback_decode = (geometric_mean([e for e, _, _ in d_fits.values()]),
-                       statistics.median(o for _, o, _ in d_fits.values()),
-                       statistics.median(c for _, _, c in d_fits.values()))
+    fallback_train, fallback_decode = training_fallback(t_factors), decode_fallback(d_fits)
     ratios = {fam: flops_per_byte(fam) for fam in families}
     watts = {fam: watts_per_tflop(fam) for fam in families}
     lines = []
@@ -358,12 +433,8 @@ def main() -> int:
         lines.append(f'            {{"{fam}", {cpp_optional(fp16)}, {cpp_optional(fp32)}, {cpp_optional(p)}, '
                      f"{cpp_optional(d[0] if d else None)}, {cpp_optional(d[1] if d else None)}, {cpp_optional(t)}, "
                      f"{cpp_optional(d[2] if d else None)}, {cpp_optional(ratios[fam])}, {cpp_optional(watts[fam])}}},")
-    fallback = (f'{{"", {geometric_mean([v for k, v in t_factors.items() if k.endswith(":fp16")]):.6g}, '
-                f'{geometric_mean([v for k, v in t_factors.items() if k.endswith(":fp32")]):.6g}, '
-                f'{geometric_mean([v for k, v in p_factors.items() if k.startswith("p:")]):.6g}, '
-                f"{fallback_decode[0]:.6g}, {fallback_decode[1]:.6g}, "
-                f'{geometric_mean([v for k, v in t_factors.items() if k.startswith("t:")]):.6g}, '
-                f"{fallback_decode[2]:.6g}, "
+    fallback = (f'{{"", std::nullopt, std::nullopt, {prefill_fallback(p_factors):.6g}, '
+                f"{fallback_decode[0]:.6g}, {fallback_decode[1]:.6g}, {fallback_train[2]:.6g}, {fallback_decode[2]:.6g}, "
                 f"{statistics.median(r for r in ratios.values() if r):.6g}, "
                 f"{statistics.median(w for w in watts.values() if w):.6g}}}")
     models = ", ".join(f'{{"{k[2:]}", {v:.6g}}}' for k, v in sorted(t_factors.items()) if k.startswith("m:"))
@@ -389,9 +460,14 @@ const PredictorFit& predictor_fit() {{
         {p_factors["k:quantized"]:.6g},
         {t_factors["h:half-rate"]:.6g},
         {math.log(t_factors["w:power"]):.6g},
+        {fallback_train[0]:.6g},
+        {fallback_train[1]:.6g},
         {phase(train_err)},
         {phase(prefill_err)},
         {phase(decode_err)},
+        {phase(unfitted[0])},
+        {phase(unfitted[1])},
+        {phase(unfitted[2])},
     }};
     return fit;
 }}

@@ -26,8 +26,8 @@ const std::string llama = " --workload llama-3.1-70b --quant q4_k_m";
 std::vector<std::string> table_rows(const std::string& text) {
     std::vector<std::string> rows;
     for (const std::string& line : lines_of(text))
-        if (!line.starts_with("llama") && !line.starts_with("device") && !line.starts_with("Predicted") &&
-            !line.starts_with("Not predicted") && !line.empty())
+        if (!line.starts_with("llama") && !line.starts_with("device") && !line.starts_with("error %") &&
+            !line.starts_with("*:") && !line.starts_with("\"no\"") && !line.starts_with("Not predicted") && !line.empty())
             rows.push_back(line);
     return rows;
 }
@@ -79,7 +79,19 @@ TEST_CASE("predict --device all: every device, those the model fits first, with 
     });
     REQUIRE(rtx4090 != rows.end());
     CHECK_THAT(*rtx4090, Catch::Contains(fmt::format("1,599  {:>13.2f}", 1599 / rate)));
-    CHECK_THAT(r.out, Catch::Contains("Predicted figures: expected error -11 % to +46 %"));
+    // Each row's expected error, as its own --json gives it; "*" where no device of the family was measured
+    // (Llama decode: the RTX 4090's ada family was, the RTX 5090's blackwell was not)
+    for (const std::string device : {"RTX 4090", "RTX 5090"}) {
+        const json one = json::parse(run("predict --device '" + device + "'" + llama + " --json").out);
+        const auto row = std::find_if(rows.begin(), rows.end(), [&](const std::string& r) { return r.starts_with(device + " "); });
+        REQUIRE(row != rows.end());
+        CHECK(row->ends_with(fmt::format("predicted  {:+.0f}/{:+.0f}{}", 100 * one.at("expected_error").at("low").get<double>(),
+                                         100 * one.at("expected_error").at("high").get<double>(),
+                                         one.at("family_fitted").get<bool>() ? "" : " *")));
+        CHECK(one.at("family_fitted").get<bool>() == (device == "RTX 4090"));
+    }
+    CHECK_THAT(*rtx4090, Catch::EndsWith("predicted  -11/+46"));
+    CHECK_THAT(r.out, Catch::Contains("\n*: no device of the family was measured for this phase"));
 }
 
 TEST_CASE("predict --device all leaves out a device lacking a figure the phase needs, and says so", "[cli][predict]") {

@@ -246,6 +246,7 @@ class Prediction(TypedDict):
     tokens_per_second: NotRequired[float]
     expected_error: ExpectedError
     basis: str
+    family_fitted: bool
     fits_memory: bool
     memory_gb_needed: float
     memory_gb: float

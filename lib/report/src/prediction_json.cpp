@@ -13,6 +13,7 @@ nlohmann::ordered_json prediction_json(const Prediction& p) {
     j[p.tokens ? "tokens_per_second" : "samples_per_second"] = p.per_second;
     j["expected_error"] = {{"low", p.error_low}, {"high", p.error_high}};
     j["basis"] = p.measured ? "measured" : "predicted";
+    j["family_fitted"] = p.family_fitted;
     j["fits_memory"] = p.fits_memory;
     j["memory_gb_needed"] = p.memory_gb_needed;
     j["memory_gb"] = p.memory_gb;

@@ -63,11 +63,32 @@ const ModelSpec& find_model(const ModelCatalog& models, const std::string& name)
     }
 }
 
+// Whether the data had a device of the GPU's family for this fraction.
+bool family_fitted(const GpuSpec& gpu, std::optional<double> FamilyFractions::*field) {
+    const auto& families = predictor_fit().families;
+    return std::any_of(families.begin(), families.end(),
+                       [&](const FamilyFractions& f) { return f.family == gpu.architecture && f.*field; });
+}
+
 // The family's fraction, or the fitted families' mean where the data had no device of it.
 double fraction(const GpuSpec& gpu, std::optional<double> FamilyFractions::*field) {
     for (const FamilyFractions& f : predictor_fit().families)
         if (f.family == gpu.architecture && f.*field) return *(f.*field);
     return *(predictor_fit().fallback.*field);
+}
+
+// The phase's expected error: its held-out measurements', or for a family the data had none of, the error of
+// each measured family predicted as one.
+void set_error(Prediction& p, bool fitted, const detail::PhaseError& measured, const detail::PhaseError& unfitted) {
+    p.family_fitted = fitted;
+    p.error_low = fitted ? measured.low : unfitted.low;
+    p.error_high = fitted ? measured.high : unfitted.high;
+}
+
+// Said in a prediction's `how` when its family had no device in the phase's data.
+std::string unfitted_note(const Prediction& p, const GpuSpec& gpu, const char* stand_in) {
+    return p.family_fitted ? std::string()
+                           : fmt::format("; no {} device was measured for {}: {}", gpu.architecture, p.phase, stand_in);
 }
 
 double required_spec(const GpuSpec& gpu, const std::optional<double>& value, const char* column, const std::string& phase) {
@@ -173,24 +194,28 @@ void roofline(const Resolved& r, Prediction& p) {
     const auto& fit = predictor_fit();
     const double bandwidth = required_spec(gpu, gpu.memory_bandwidth_gb_s, "memory_bandwidth_gb_s", p.phase) * 1e9;
     if (p.phase == "train") {
-        const double fp32 = required_spec(gpu, gpu.fp32_tflops, "fp32_tflops", p.phase) * 1e12;
-        const double share = fraction(gpu, p.precision == "fp32" ? &FamilyFractions::train_fp32 : &FamilyFractions::train_fp16);
+        const auto share = p.precision == "fp32" ? &FamilyFractions::train_fp32 : &FamilyFractions::train_fp16;
+        set_error(p, family_fitted(gpu, share), fit.train, fit.train_unfitted);
+        // A family without training data: the FLOPs the fitted families achieve per byte of bandwidth (consumer
+        // Ampere and Ada doubled their FP32 rate per clock, so a fraction of FP32 peak does not carry over).
+        const double achievable =
+            p.family_fitted ? required_spec(gpu, gpu.fp32_tflops, "fp32_tflops", p.phase) * 1e12 * fraction(gpu, share)
+                            : bandwidth * (p.precision == "fp32" ? fit.train_fp32_flops_per_byte : fit.train_fp16_flops_per_byte);
         // GeForce tensor cores accumulate FP32 at half their FP16-accumulate rate; mixed precision accumulates in
         // FP32, and a transformer's time is mostly in those GEMMs.
         const bool half_rate = p.precision != "fp32" && model.heads && gpu.tensor_fp32_accumulate == "half";
         const double power = power_limit_factor(gpu);
         const double flops =
-            fp32 * share * train_model_factor(gpu, model) * (half_rate ? fit.train_half_rate_factor : 1.0) * power;
+            achievable * train_model_factor(gpu, model) * (half_rate ? fit.train_half_rate_factor : 1.0) * power;
         const double bytes = training_weight_passes * model.parameters *
                              (p.precision == "fp32" ? 4.0 : fp16_bytes) / p.batch;
         const double seconds = std::max(*model.flops_per_sample / flops, bytes / (bandwidth * fraction(gpu, &FamilyFractions::decode_bandwidth)));
         p.per_second = 1 / seconds;
-        p.error_low = fit.train.low;
-        p.error_high = fit.train.high;
-        p.how = fmt::format("roofline: {:.3g} FLOP a sample at {:.1f} TFLOP/s achievable ({} family, {}{}{})",
+        p.how = fmt::format("roofline: {:.3g} FLOP a sample at {:.1f} TFLOP/s achievable ({} family, {}{}{}{})",
                             *model.flops_per_sample, flops / 1e12, gpu.architecture, p.precision,
                             half_rate ? ", tensor cores accumulating FP32 at half rate" : "",
-                            power < 1 ? fmt::format(", × {:.2f} for a power limit low for its peak", power) : "");
+                            power < 1 ? fmt::format(", × {:.2f} for a power limit low for its peak", power) : "",
+                            unfitted_note(p, gpu, "the FLOPs the measured families achieve per byte of bandwidth"));
         return;
     }
     const double head_width = double(*model.heads) * *model.head_dim;
@@ -206,10 +231,10 @@ void roofline(const Resolved& r, Prediction& p) {
         const double seconds = std::max(flops / (fp32 * share),
                                         model.matrix_parameters() * r.quant->bits_per_weight / 8 / prefill_ubatch / achievable_bandwidth);
         p.per_second = 1 / seconds;
-        p.error_low = fit.prefill.low;
-        p.error_high = fit.prefill.high;
-        p.how = fmt::format("roofline: {:.3g} FLOP a token at {:.1f} TFLOP/s achievable ({} family, {} weights{})", flops,
+        set_error(p, family_fitted(gpu, &FamilyFractions::prefill), fit.prefill, fit.prefill_unfitted);
+        p.how = fmt::format("roofline: {:.3g} FLOP a token at {:.1f} TFLOP/s achievable ({} family, {} weights{}{})", flops,
                             fp32 * share / 1e12, gpu.architecture, p.quant,
+                            unfitted_note(p, gpu, "the measured families' mean fraction"),
                             p.gpus > 1 ? fmt::format("; as on one of the {} GPUs: the split's cost to prompts is not "
                                                      "modelled",
                                                      p.gpus)
@@ -234,15 +259,14 @@ void roofline(const Resolved& r, Prediction& p) {
     // the memory time is one device's, and each further device adds a hop.
     p.split_seconds = (p.gpus - 1) * split_hop_seconds;
     p.per_second = p.batch / (std::max(memory_seconds, compute_seconds) + unpack_seconds + overhead + p.split_seconds);
-    p.error_low = fit.decode.low;
-    p.error_high = fit.decode.high;
-    p.how = fmt::format("roofline: {:.2f} GB a step at {:.0f} GB/s achievable + {:.2f} ms a step{}{} ({} family)",
+    set_error(p, family_fitted(gpu, &FamilyFractions::decode_bandwidth), fit.decode, fit.decode_unfitted);
+    p.how = fmt::format("roofline: {:.2f} GB a step at {:.0f} GB/s achievable + {:.2f} ms a step{}{} ({} family{})",
                         bytes / 1e9, achievable_bandwidth / 1e9, overhead * 1e3,
                         unpack_seconds > 0 ? fmt::format(" + {:.2f} ms unpacking {}", unpack_seconds * 1e3, p.quant) : "",
                         p.gpus > 1 ? fmt::format(" + {:.2f} ms for {} hop{} between {} GPUs", p.split_seconds * 1e3,
                                                  p.gpus - 1, p.gpus > 2 ? "s" : "", p.gpus)
                                    : "",
-                        gpu.architecture);
+                        gpu.architecture, unfitted_note(p, gpu, "the measured families' mean fraction"));
 }
 
 }  // namespace

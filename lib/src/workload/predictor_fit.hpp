@@ -33,7 +33,9 @@ struct PhaseError {
 
 struct PredictorFit {
     std::vector<FamilyFractions> families;
-    FamilyFractions fallback;  ///< the geometric mean of the fitted families, for a family without data
+    /// for a family without data: the fitted families' geometric mean (median overhead and unpacking cost); its
+    /// training fractions are empty (train_fp16_flops_per_byte stands in)
+    FamilyFractions fallback;
     std::vector<std::pair<std::string_view, double>> train_model_factor;  ///< a transformer's, relative to bert-base's 1
     double transformer_factor = 1;  ///< a training transformer the fit did not see: the fitted ones' mean
     double prefill_quantized_factor = 1;  ///< quantized weights' prefill relative to F16's
@@ -41,7 +43,12 @@ struct PredictorFit {
     double train_half_rate_factor = 1;
     /// Training scales with (the device's watts per TFLOP ÷ its family's median, at most 1) to this power
     double train_power_exponent = 0;
+    /// A family without training data: achievable FLOP/s per byte/s of memory bandwidth (mixed precision, FP32),
+    /// the fitted families' geometric mean; a fraction of FP32 peak does not carry over between families
+    double train_fp16_flops_per_byte = 0, train_fp32_flops_per_byte = 0;
     PhaseError train, prefill, decode;
+    /// A device of a family the phase's data has none of: each measured family predicted as one
+    PhaseError train_unfitted, prefill_unfitted, decode_unfitted;
 };
 
 const PredictorFit& predictor_fit();

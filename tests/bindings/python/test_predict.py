@@ -11,8 +11,8 @@ import payback
 
 from conftest import BINARY, run_cli
 
-FIELDS = {"device", "workload", "precision", "quant", "phase", "batch", "expected_error", "basis", "fits_memory",
-          "memory_gb_needed", "memory_gb", "gpus", "split_seconds_per_step"}
+FIELDS = {"device", "workload", "precision", "quant", "phase", "batch", "expected_error", "basis", "family_fitted",
+          "fits_memory", "memory_gb_needed", "memory_gb", "gpus", "split_seconds_per_step"}
 
 
 def test_an_llm_gets_tokens_per_second_and_the_program_prints_the_same() -> None:

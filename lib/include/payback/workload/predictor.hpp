@@ -43,6 +43,9 @@ struct Prediction {
     bool tokens = false;          ///< per_second counts tokens
     double error_low = 0;         ///< expected relative error, from the fit's held-out measurements
     double error_high = 0;
+    /// The phase's data had a device of this one's architecture family; if not, the other families stand in
+    /// and the error is theirs predicted so (each measured family left out of the fit in turn): wider.
+    bool family_fitted = true;
     bool measured = false;        ///< basis: "measured" (from a profile) or "predicted"
     bool fits_memory = true;
     double memory_gb_needed = 0;  ///< GB of 2^30 bytes (memory_fit.hpp)
