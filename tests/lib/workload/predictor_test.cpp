@@ -217,6 +217,28 @@ TEST_CASE("a family without data by hand: training per byte of bandwidth, and th
     }
 }
 
+TEST_CASE("families the fit never saw, against newer llama.cpp: the GB10 at five depths of context, the RX 7900 XTX",
+          "[predictor]") {
+    // tests/fixtures/predictor/llama-bench-unfitted.csv: llama.cpp's own benches/dgx-spark.md (November 2025) and a
+    // ROCm table in llama.cpp pull request 26284; neither family (blackwell, rdna3) has a row in the fitted data. A
+    // tgN test at depth d decodes N tokens after d, an average context of d + N/2. Today: the GB10 -2.2 %, -1.3 %,
+    // -0.8 %, -0.2 % and +3.9 % from depth 0 to 32,768; the RX 7900 XTX -6.1 % and -5.1 %.
+    const auto table = detail::CsvTable::load(PAYBACK_SOURCE_DIR "/tests/fixtures/predictor/llama-bench-unfitted.csv");
+    REQUIRE(table.rows() == 7);
+    for (std::size_t i = 0; i < table.rows(); ++i) {
+        const double measured = table.number(i, "tokens_per_second");
+        const int context = static_cast<int>(table.number(i, "depth") + table.number(i, "tokens") / 2);
+        const Prediction p = run({.device = table.text(i, "device"), .workload = table.text(i, "model"),
+                                  .quant = table.text(i, "quant"), .context = context});
+        INFO(p.device << ", " << p.workload << " " << p.quant << " at context " << context << ": published " << measured
+                      << ", predicted " << p.per_second);
+        CHECK_FALSE(p.family_fitted);
+        CHECK(measured * (1 + p.error_low) <= p.per_second);
+        CHECK(p.per_second <= measured * (1 + p.error_high));
+        CHECK(std::abs(p.per_second / measured - 1) < 0.07);
+    }
+}
+
 TEST_CASE("an 8B model at Q4_0 and 8k context fits an 8 GB and a 12 GB card alone, only the 12 GB one at batch 4",
           "[predictor][memory]") {
     // 4.2068 GB of weights + 1 GB of KV cache + 0.0016 GB of activations = 5.2084 GB (memory_fit_test.cpp)
