@@ -83,8 +83,8 @@ GpuThroughput predicted_throughput(const TomlReader& in, std::string_view key, c
                                         "moments), and one {} has {:.1f} GB",
                                         model, p.memory_gb_needed, gpu, p.memory_gb));
     return GpuThroughput{p.per_second,
-                         fmt::format("predicted for {} from its specs (roofline, {}, batch {}), {}",
-                                     gpu, p.precision, p.batch, expected_error_text(p.error_low, p.error_high)),
+                         fmt::format("predicted for {} from its specs ({}, {}, batch {}), {}", gpu, roofline_basis(p),
+                                     p.precision, p.batch, expected_error_text(p.error_low, p.error_high)),
                          false, p.error_low, p.error_high};
 }
 

@@ -17,6 +17,10 @@ std::string expected_error_text(double low, double high) {
     return fmt::format("expected error {:+.0f} %/{:+.0f} %", low * 100, high * 100);
 }
 
+std::string roofline_basis(const Prediction& p) {
+    return p.family_fitted ? "roofline" : "roofline; its family unmeasured";
+}
+
 namespace {
 
 using detail::FamilyFractions;

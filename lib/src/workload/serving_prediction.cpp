@@ -54,7 +54,7 @@ ServingPrediction predict_serving(const std::vector<ServingCards>& cards, const 
         out.rates = {alone->prefill.per_second, d.per_second, "", true};
         out.error_low = d.error_low;
         out.error_high = d.error_high;
-        out.rates.origin = fmt::format("predicted for {} from its specs (roofline), {}", d.device,
+        out.rates.origin = fmt::format("predicted for {} from its specs ({}), {}", d.device, roofline_basis(d),
                                        expected_error_text(d.error_low, d.error_high));
         return out;
     }
@@ -68,8 +68,15 @@ ServingPrediction predict_serving(const std::vector<ServingCards>& cards, const 
     }
     const double batch = request.concurrency;
     double decode_step = 0, prefill_token = 0;
+    // The widest of the kinds' errors: a card of a family no table measured widens the whole split's.
     out.error_low = per_kind.front().decode.error_low;
     out.error_high = per_kind.front().decode.error_high;
+    bool all_fitted = true;
+    for (const CardRates& k : per_kind) {
+        out.error_low = std::min(out.error_low, k.decode.error_low);
+        out.error_high = std::max(out.error_high, k.decode.error_high);
+        all_fitted = all_fitted && k.decode.family_fitted;
+    }
     for (const CardRates& k : per_kind) {
         const double share = memory > 0 ? k.decode.memory_gb * k.cards->count / memory : 1.0 / double(per_kind.size());
         decode_step += share * batch / k.decode.per_second;
@@ -80,9 +87,10 @@ ServingPrediction predict_serving(const std::vector<ServingCards>& cards, const 
     out.decode_link_seconds = split_decode_link_seconds(d_model, count - 1, request.concurrency, link);
     const double prefill_link = split_prefill_link_seconds(d_model, count - 1, link);
     out.rates = {1 / (prefill_token + prefill_link), batch / (decode_step + out.decode_link_seconds), "", true};
-    out.rates.origin = fmt::format("predicted for {} split by layers from their specs (roofline, + {:.3f} ms a step over "
-                                   "the {:.1f} GB/s link), {}",
-                                   cards_named(cards), out.decode_link_seconds * 1e3, link.gb_per_s,
+    out.rates.origin = fmt::format("predicted for {} split by layers from their specs (roofline{}, + {:.3f} ms a step "
+                                   "over the {:.1f} GB/s link), {}",
+                                   cards_named(cards), all_fitted ? "" : "; a card's family unmeasured",
+                                   out.decode_link_seconds * 1e3, link.gb_per_s,
                                    expected_error_text(out.error_low, out.error_high));
     return out;
 }

@@ -214,6 +214,18 @@ TEST_CASE("a job naming a catalog model without a figure is timed by the predict
     CHECK_THAT(c.options[1].job->samples_per_second, Catch::Matchers::WithinRel(h100, 1e-9));
 }
 
+TEST_CASE("a rig GPU of a family no table measured gets the predictor's wider error, named in its origin",
+          "[workload][predictor]") {
+    // No GeForce Blackwell card is in Lambda's training tables: the RTX 5090 is predicted from the measured families'
+    // FLOPs per byte of bandwidth, with their error predicted so (predictor_test.cpp has the arithmetic).
+    const Scenario s = parse_scenario(replaced(predicted_scenario(), "gpu = \"RTX 3090\"", "gpu = \"RTX 5090\""), "p.toml");
+    REQUIRE(s.job);
+    const auto& error = detail::predictor_fit().train_unfitted;
+    CHECK(s.job->gpu_origin == fmt::format("predicted for RTX 5090 from its specs (roofline; its family unmeasured, fp16, "
+                                           "batch 32), expected error {:+.0f} %/{:+.0f} %",
+                                           error.low * 100, error.high * 100));
+}
+
 TEST_CASE("a figure given by hand still wins over the predictor; what it cannot predict is refused",
           "[workload][predictor][errors]") {
     const Scenario given = parse_scenario(replaced(predicted_scenario(), "runs_per_month = 10", "runs_per_month = 10, "

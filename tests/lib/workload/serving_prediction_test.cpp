@@ -58,3 +58,28 @@ TEST_CASE("unlike cards split a model by their memory: each card's share of its 
     CHECK(p.rates.prefill == Approx(1 / token).epsilon(1e-12));
     CHECK(p.rates.origin.starts_with("predicted for 1 x RTX 4090 and 1 x RTX 3090 split by layers"));
 }
+
+TEST_CASE("a split with a card of a family no table measured takes that card's wider error, and says so",
+          "[predict][serving]") {
+    // An RTX 5090 (32 GB, blackwell: no llama-bench row) and an RTX 4090 (24 GB, ada: fitted) split Llama 3.1 70B
+    const SplitLink link{.gb_per_s = 31.5, .latency_s = 10e-6};
+    const Prediction blackwell = one("RTX 5090", "llama-3.1-70b", "decode");
+    const Prediction ada = one("RTX 4090", "llama-3.1-70b", "decode");
+    REQUIRE_FALSE(blackwell.family_fitted);
+    REQUIRE(ada.family_fitted);
+    REQUIRE(blackwell.error_high > ada.error_high);
+    for (const auto& cards : {std::vector<ServingCards>{{"RTX 5090", 1}, {"RTX 4090", 1}},
+                              std::vector<ServingCards>{{"RTX 4090", 1}, {"RTX 5090", 1}}}) {
+        const ServingPrediction p = serve(cards, "llama-3.1-70b", link);
+        CHECK(p.gpus_used == 2);
+        CHECK(p.error_low == std::min(blackwell.error_low, ada.error_low));
+        CHECK(p.error_high == blackwell.error_high);
+        CHECK_THAT(p.rates.origin, Catch::Contains("(roofline; a card's family unmeasured, + "));
+    }
+    // Two fitted cards say nothing of it
+    CHECK_THAT(serve({{"RTX 4090", 1}, {"RTX 3090", 1}}, "llama-3.1-70b", link).rates.origin,
+               !Catch::Contains("unmeasured"));
+    // Alone, the unmeasured card's origin says it too
+    CHECK_THAT(serve({{"RTX 5090", 1}}, "llama-3.1-8b", link).rates.origin,
+               Catch::Contains("predicted for RTX 5090 from its specs (roofline; its family unmeasured), expected error"));
+}

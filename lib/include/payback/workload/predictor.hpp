@@ -61,6 +61,10 @@ double usable_memory_gb(const GpuSpec& gpu);
 /// text words it.
 std::string expected_error_text(double low, double high);
 
+/// "roofline", or "roofline; its family unmeasured" for a prediction whose architecture family had no
+/// device in the phase's data (its expected error is then the wider one measured for that).
+std::string roofline_basis(const Prediction& p);
+
 /// The roofline's prediction; InputError (source "predict", the argument as key, suggestions for
 /// names) on an unknown device or model, a quant the model has no row for, a phase it has no figures
 /// for, a batch below 1, a context outside 1..the model's maximum, or gpus outside 1..64 or above 1
