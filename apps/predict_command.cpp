@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "payback/base/error.hpp"
 #include "payback/report/prediction_json.hpp"
+#include "payback/workload/device_comparison.hpp"
 #include "payback/workload/predictor.hpp"
 #include "text_table.hpp"
 
@@ -43,13 +44,10 @@ std::string text(const Prediction& p) {
     return out;
 }
 
-// --device all: every gpus.csv device; "A,B": those; else the one name.
+// --device all: every gpus.csv device (an empty list); "A,B": those; else the one name.
 std::vector<std::string> devices_of(const std::string& device) {
     std::vector<std::string> names;
-    if (device == "all") {
-        for (const GpuSpec& g : Catalog::shipped().gpus()) names.push_back(g.name);
-        return names;
-    }
+    if (device == "all") return names;
     std::size_t start = 0;
     while (start <= device.size()) {
         const std::size_t comma = std::min(device.find(',', start), device.size());
@@ -62,18 +60,9 @@ std::vector<std::string> devices_of(const std::string& device) {
     return names;
 }
 
-// `profile` is read once by the caller, not once a device.
-Prediction one(PredictRequest request, const std::string& device, const std::optional<CalibrationProfile>& profile) {
-    request.device = device;
-    return profile ? predict_from_profile(request, *profile, Catalog::shipped(), ModelCatalog::shipped())
-                   : predict(request, Catalog::shipped(), ModelCatalog::shipped());
-}
-
-// Several devices side by side, those the model fits first, each fastest first: what a buyer compares, with the
-// launch price per unit of speed.
-using Skipped = std::vector<std::pair<std::string, std::string>>;  // device, why
-
-std::string comparison_text(const std::vector<Prediction>& predictions, const Skipped& skipped) {
+// Several devices side by side (compare_devices' order), with the launch price per unit of speed.
+std::string comparison_text(const DeviceComparison& comparison) {
+    const std::vector<Prediction>& predictions = comparison.predictions;
     const Prediction& first = predictions.front();
     using A = TextTable::Align;
     TextTable table({{"device", A::left},
@@ -107,7 +96,7 @@ std::string comparison_text(const std::vector<Prediction>& predictions, const Sk
            "\"no\": the model does not fit the device's memory (listed last; --gpus N splits it over N).\n";
     // One line a reason: "Not predicted (no fp32_tflops in gpus.csv, ...): H100 NVL, Apple M3 Max."
     std::vector<std::pair<std::string, std::vector<std::string>>> reasons;
-    for (const auto& [device, message] : skipped) {
+    for (const auto& [device, message] : comparison.skipped) {
         const std::string reason = message.starts_with(device + " ") ? message.substr(device.size() + 1) : message;
         auto same = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == reason; });
         if (same == reasons.end()) same = reasons.insert(reasons.end(), {reason, {}});
@@ -151,34 +140,22 @@ void add_predict_command(CLI::App& app) {
         const std::vector<std::string> devices = devices_of(args->request.device);
         const std::optional<CalibrationProfile> profile =
             args->profile.empty() ? std::nullopt : std::optional<CalibrationProfile>(read_profile(args->profile));
+        const CalibrationProfile* from = profile ? &*profile : nullptr;
         if (devices.size() == 1) {
-            const Prediction p = one(args->request, devices.front(), profile);
+            PredictRequest request = args->request;
+            request.device = devices.front();
+            const Prediction p = from ? predict_from_profile(request, *from, Catalog::shipped(), ModelCatalog::shipped())
+                                      : predict(request, Catalog::shipped(), ModelCatalog::shipped());
             emit(args->json ? prediction_json(p).dump(2) + "\n" : text(p));
             return;
         }
-        // With `all`, a device the catalog lacks a figure for (Apple's M3 has no FP32 TFLOPS for prefill)
-        // is left out and said; a device named in a list must be predictable.
-        std::vector<Prediction> predictions;
-        Skipped skipped;
-        for (const std::string& device : devices) {
-            try {
-                predictions.push_back(one(args->request, device, profile));
-            } catch (const InputError& e) {
-                if (args->request.device != "all" || e.key_path() != "device") throw;
-                skipped.emplace_back(device, e.message());
-            }
-        }
-        if (predictions.empty())
-            throw InputError("predict", 0, "device", fmt::format("no device could be predicted: {}", skipped.front().second));
-        // Those the model fits first, each group fastest first.
-        std::stable_sort(predictions.begin(), predictions.end(), [](const Prediction& a, const Prediction& b) {
-            return a.fits_memory != b.fits_memory ? a.fits_memory : a.per_second > b.per_second;
-        });
-        if (!args->json) return emit(comparison_text(predictions, skipped));
+        const DeviceComparison comparison =
+            compare_devices(args->request, devices, from, Catalog::shipped(), ModelCatalog::shipped());
+        if (!args->json) return emit(comparison_text(comparison));
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
-        for (const Prediction& p : predictions) list.push_back(prediction_json(p));
+        for (const Prediction& p : comparison.predictions) list.push_back(prediction_json(p));
         emit(list.dump(2) + "\n");
-        for (const auto& [device, message] : skipped)
+        for (const auto& [device, message] : comparison.skipped)
             std::fprintf(stderr, "payback: predict: %s not predicted: %s\n", device.c_str(), message.c_str());
     });
 }

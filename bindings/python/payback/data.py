@@ -276,6 +276,48 @@ def predict(
     return cast(Prediction, json.loads(text))
 
 
+def predict_devices(
+    workload: str,
+    devices: Sequence[str] | None = None,
+    *,
+    precision: str | None = None,
+    quant: str | None = None,
+    phase: str | None = None,
+    batch: int = 1,
+    context: int | None = None,
+    profile: str | os.PathLike[str] | None = None,
+    gpus: int = 1,
+) -> pd.DataFrame:
+    """``workload`` predicted on each of ``devices`` (default: every pricing/gpus.csv device), as
+    ``payback predict --device all`` ranks them: a row a device, those the model fits first, each group
+    fastest first. Columns: ``device``, ``tokens_per_second`` (an LLM) or ``samples_per_second``,
+    ``error_low`` and ``error_high`` (the expected error), ``family_fitted`` (False: no device of its
+    family was measured for the phase, and the error is wider), ``basis``, ``fits_memory``,
+    ``memory_gb_needed``, ``memory_gb``, ``launch_price_usd`` (× ``gpus``) and ``usd_per_rate`` (that
+    price over the rate; both ``<NA>`` where the catalog has no price). With every device, those the catalog
+    lacks a figure for are left out and listed in ``attrs["skipped"]`` (device to reason); a named one is
+    an InputError, as with :func:`predict`."""
+    text = _core.workload.compare_devices(list(devices or []), workload, precision or "", quant or "", phase or "",
+                                          batch, context, os.fspath(profile) if profile is not None else "", gpus)
+    result = json.loads(text)
+    prices = {row["name"]: row["launch_price_usd"] for row in _core.market.catalog("gpus", "")}
+    rows = []
+    for p in result["predictions"]:
+        rate_name = "tokens_per_second" if "tokens_per_second" in p else "samples_per_second"
+        price = prices.get(p["device"])
+        launch = float(price) * p["gpus"] if isinstance(price, (int, float)) else None
+        rows.append({"device": p["device"], rate_name: p[rate_name], "error_low": p["expected_error"]["low"],
+                     "error_high": p["expected_error"]["high"], "family_fitted": p["family_fitted"],
+                     "basis": p["basis"], "fits_memory": p["fits_memory"], "memory_gb_needed": p["memory_gb_needed"],
+                     "memory_gb": p["memory_gb"], "launch_price_usd": launch,
+                     "usd_per_rate": launch / p[rate_name] if launch is not None else None})
+    frame = pd.DataFrame(rows)
+    for column in ("launch_price_usd", "usd_per_rate"):  # <NA>, not NaN, where the catalog has no price
+        frame[column] = frame[column].astype("Float64")
+    frame.attrs["skipped"] = {s["device"]: s["reason"] for s in result["skipped"]}
+    return frame
+
+
 def workloads() -> list[str]:
     """The benchmark's networks, which scenarios' ``workload.job.model`` names."""
     return list(_core.workload.workload_names())

@@ -9,6 +9,7 @@
 #include "payback/market/catalog.hpp"
 #include "payback/report/prediction_json.hpp"
 #include "payback/workload/calibration.hpp"
+#include "payback/workload/device_comparison.hpp"
 #include "payback/workload/model_catalog.hpp"
 #include "payback/workload/network.hpp"
 #include "payback/workload/predictor.hpp"
@@ -112,6 +113,25 @@ void bind_workload(py::module_& m) {
             return prediction_json(p).dump();
         },
         py::arg("device"), py::arg("workload"), py::arg("precision"), py::arg("quant"), py::arg("phase"),
+        py::arg("batch"), py::arg("context"), py::arg("profile"), py::arg("gpus"), py::call_guard<py::gil_scoped_release>());
+    // `payback predict --device all|A,B --json`: {"predictions": [...], "skipped": [{"device", "reason"}]}.
+    m.def(
+        "compare_devices",
+        [](const std::vector<std::string>& devices, const std::string& workload, const std::string& precision,
+           const std::string& quant, const std::string& phase, int batch, std::optional<int> context,
+           const std::string& profile, int gpus) {
+            const PredictRequest request{"", workload, precision, quant, phase, batch, context, gpus};
+            const std::optional<CalibrationProfile> from =
+                profile.empty() ? std::nullopt : std::optional<CalibrationProfile>(read_profile(profile));
+            const DeviceComparison c = compare_devices(request, devices, from ? &*from : nullptr, Catalog::shipped(),
+                                                       ModelCatalog::shipped());
+            nlohmann::ordered_json out{{"predictions", nlohmann::ordered_json::array()},
+                                       {"skipped", nlohmann::ordered_json::array()}};
+            for (const Prediction& p : c.predictions) out["predictions"].push_back(prediction_json(p));
+            for (const auto& [device, reason] : c.skipped) out["skipped"].push_back({{"device", device}, {"reason", reason}});
+            return out.dump();
+        },
+        py::arg("devices"), py::arg("workload"), py::arg("precision"), py::arg("quant"), py::arg("phase"),
         py::arg("batch"), py::arg("context"), py::arg("profile"), py::arg("gpus"), py::call_guard<py::gil_scoped_release>());
     m.def(
         "read_profile", [](const std::string& path) { return to_json(read_profile(path)); }, py::arg("path"),

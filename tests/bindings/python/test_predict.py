@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 
+import pandas as pd
 import pytest
 
 import payback
@@ -78,3 +79,48 @@ def test_bad_input_names_the_argument(arguments: dict[str, object], key: str) ->
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and f": {key}: " in done.stderr
+
+
+def test_predict_devices_ranks_every_device_as_the_program_does() -> None:
+    frame = payback.predict_devices("llama-3.1-70b", quant="q4_k_m")
+    gpus = payback.catalog("gpus")
+    # decode needs only the bandwidth, which every device has: one row each, nothing skipped
+    assert len(frame) == len(gpus) and frame.attrs["skipped"] == {}
+    # those the model fits first, each group fastest first; the program's --json list in the same order
+    fits = list(frame["fits_memory"])
+    assert fits == sorted(fits, reverse=True)
+    for group in (frame[frame["fits_memory"]], frame[~frame["fits_memory"]]):
+        assert list(group["tokens_per_second"]) == sorted(group["tokens_per_second"], reverse=True)
+    cli = run_cli("predict", "--device", "all", "--workload", "llama-3.1-70b", "--quant", "q4_k_m")
+    assert [p["device"] for p in cli] == list(frame["device"])
+    # each row is the device's own prediction; the RTX 4090's launch price over its rate: 1,599 USD per token/s
+    row = frame.set_index("device").loc["RTX 4090"]
+    alone = payback.predict("RTX 4090", "llama-3.1-70b", quant="q4_k_m")
+    assert row["tokens_per_second"] == alone["tokens_per_second"]
+    assert (row["error_low"], row["error_high"]) == (alone["expected_error"]["low"], alone["expected_error"]["high"])
+    assert row["launch_price_usd"] == 1599 and row["usd_per_rate"] == pytest.approx(1599 / alone["tokens_per_second"])
+    # no Blackwell card is in the llama-bench tables: the RTX 5090's error is the wider one of families left out
+    blackwell = frame.set_index("device").loc["RTX 5090"]
+    assert not blackwell["family_fitted"] and row["family_fitted"]
+    assert blackwell["error_high"] > row["error_high"]
+
+
+def test_predict_devices_skips_what_the_catalog_cannot_predict_only_when_comparing_every_device() -> None:
+    # Prefill needs FP32 TFLOPS, which Apple does not publish for the M3 Max
+    frame = payback.predict_devices("llama-3.1-8b", phase="prefill")
+    assert "Apple M3 Max" not in set(frame["device"])
+    assert frame.attrs["skipped"]["Apple M3 Max"] == (
+        "Apple M3 Max has no fp32_tflops in gpus.csv, which the prefill prediction needs")
+    named = payback.predict_devices("llama-3.1-8b", ["RTX 4090", "RTX 3090"], phase="prefill", gpus=2)
+    assert list(named["device"]) == ["RTX 4090", "RTX 3090"]
+    assert list(named["launch_price_usd"]) == [2 * 1599, 2 * 1499]
+    with pytest.raises(payback.InputError) as caught:
+        payback.predict_devices("llama-3.1-8b", ["RTX 4090", "Apple M3 Max"], phase="prefill")
+    assert caught.value.key == "device"
+
+
+def test_predict_devices_has_no_nan_where_the_catalog_has_no_price() -> None:
+    frame = payback.predict_devices("llama-3.1-8b", ["B200", "RTX 4090"], quant="q4_0")
+    b200 = frame.set_index("device").loc["B200"]  # gpus.csv gives the B200 no launch price
+    assert b200["launch_price_usd"] is pd.NA and b200["usd_per_rate"] is pd.NA
+    assert str(frame["usd_per_rate"].dtype) == "Float64"

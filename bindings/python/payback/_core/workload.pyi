@@ -37,3 +37,14 @@ def predict(
     profile: str,
     gpus: int,
 ) -> str: ...
+def compare_devices(
+    devices: Sequence[str],
+    workload: str,
+    precision: str,
+    quant: str,
+    phase: str,
+    batch: int,
+    context: int | None,
+    profile: str,
+    gpus: int,
+) -> str: ...

@@ -1,0 +1,28 @@
+// One model predicted on several devices side by side (`payback predict --device all|A,B`,
+// `payback.predict_devices`): what a buyer compares for one model.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "payback/workload/predictor.hpp"
+
+namespace payback {
+
+struct DeviceComparison {
+    /// Each device as `predict` alone gives it: those the model fits first, each group fastest first.
+    std::vector<Prediction> predictions;
+    /// Comparing every device: those gpus.csv lacks a figure for that the phase needs, and why ("H100 NVL
+    /// has no fp32_tflops in gpus.csv, which the prefill prediction needs").
+    std::vector<std::pair<std::string, std::string>> skipped;
+};
+
+/// `request` on each of `devices` (gpus.csv names; empty: every device of the catalog), with `profile`
+/// where given as `predict_from_profile`. A named device that cannot be predicted is an InputError, as
+/// alone; with every device, one lacking a figure the phase needs is skipped and said; none left is an
+/// InputError (key "device").
+DeviceComparison compare_devices(const PredictRequest& request, const std::vector<std::string>& devices,
+                                 const CalibrationProfile* profile, const Catalog& catalog, const ModelCatalog& models);
+
+}  // namespace payback
