@@ -121,6 +121,7 @@ def test_predict_devices_skips_what_the_catalog_cannot_predict_only_when_compari
 
 def test_predict_devices_has_no_nan_where_the_catalog_has_no_price() -> None:
     frame = payback.predict_devices("llama-3.1-8b", ["B200", "RTX 4090"], quant="q4_0")
+    assert list(payback.predict_devices("llama-3.1-8b", "B200", quant="q4_0")["device"]) == ["B200"]  # one name
     b200 = frame.set_index("device").loc["B200"]  # gpus.csv gives the B200 no launch price
     assert b200["launch_price_usd"] is pd.NA and b200["usd_per_rate"] is pd.NA
     assert str(frame["usd_per_rate"].dtype) == "Float64"
