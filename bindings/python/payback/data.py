@@ -288,16 +288,17 @@ def predict_devices(
     profile: str | os.PathLike[str] | None = None,
     gpus: int = 1,
 ) -> pd.DataFrame:
-    """``workload`` predicted on each of ``devices`` (a name or names; None or empty: every
-    pricing/gpus.csv device), as ``payback predict --device all`` ranks them: a row a device, those the
-    model fits first, each group fastest first. Columns: ``device``, ``tokens_per_second`` (an LLM) or
-    ``samples_per_second``, ``error_low`` and ``error_high`` (the expected error), ``family_fitted``
-    (False: no device of its family was measured for the phase, and the error is wider), ``basis``,
-    ``fits_memory``, ``memory_gb_needed``, ``memory_gb``, ``launch_price_usd`` (× ``gpus``) and
-    ``usd_per_rate`` (that price over the rate; both ``<NA>`` where the catalog has no price). With every
-    device, those the catalog lacks a figure for are left out and listed in ``attrs["skipped"]`` (device
-    to reason); a named one is an InputError, as with :func:`predict`."""
-    names = [devices] if isinstance(devices, str) else list(devices or [])  # one name is not its characters
+    """``workload`` predicted on each of ``devices`` (a name or names; None, empty or ``"all"``:
+    every pricing/gpus.csv device), as ``payback predict --device all`` ranks them: a row a device,
+    those the model fits first, each group fastest first. Columns: ``device``, ``tokens_per_second``
+    (an LLM) or ``samples_per_second``, ``error_low`` and ``error_high`` (the expected error),
+    ``family_fitted`` (False: no device of its family was measured for the phase, and the error is
+    wider), ``basis``, ``fits_memory``, ``memory_gb_needed``, ``memory_gb``, ``launch_price_usd``
+    (× ``gpus``) and ``usd_per_rate`` (that price over the rate; both ``<NA>`` where the catalog has no
+    price). With every device, those the catalog lacks a figure for are left out and listed in
+    ``attrs["skipped"]`` (device to reason); a named one is an InputError, as with :func:`predict`."""
+    # "all" as the program takes it; one name is a list of one, not its characters
+    names = ([] if devices == "all" else [devices]) if isinstance(devices, str) else list(devices or [])
     text = _core.workload.compare_devices(names, workload, precision or "", quant or "", phase or "",
                                           batch, context, os.fspath(profile) if profile is not None else "", gpus)
     result = json.loads(text)

@@ -83,6 +83,7 @@ def test_bad_input_names_the_argument(arguments: dict[str, object], key: str) ->
 
 def test_predict_devices_ranks_every_device_as_the_program_does() -> None:
     frame = payback.predict_devices("llama-3.1-70b", quant="q4_k_m")
+    assert frame.equals(payback.predict_devices("llama-3.1-70b", "all", quant="q4_k_m"))  # as --device all
     gpus = payback.catalog("gpus")
     # decode needs only the bandwidth, which every device has: one row each, nothing skipped
     assert len(frame) == len(gpus) and frame.attrs["skipped"] == {}
