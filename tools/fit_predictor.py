@@ -34,6 +34,11 @@ held out, unless that would leave its family without a device to fit on. The fit
 held-out ones give the error printed (median and worst absolute, per phase) and the expected error the
 program attaches to a prediction (the lowest and highest signed error).
 
+Decode's overhead o is what 2023-24 llama.cpp paid a step. tests/fixtures/predictor/llama-bench-current.csv has
+newer CUDA builds (2025) decoding one token at a time (a prompt in micro-batches of 1, which reads every matrix but
+the output head, computed for the prompt's last token only): the overhead they leave, against their family's o, is
+the factor r the program applies to NVIDIA devices, to predict for the llama.cpp people run now.
+
 A device of a family with no measurement of a phase is predicted from the other families (for training, their
 FLOPs per byte of memory bandwidth; for prefill and decode, their mean fractions). To give such a prediction an
 error of its own, each measured family is left out of the fit in turn and predicted so ("family left out").
@@ -247,6 +252,50 @@ def decode_prediction(point: dict[str, object], fit: tuple[float, float, float])
     return 1 / (float(point["seconds_at_peak"]) / e + unpack + o)
 
 
+# --- decode on current llama.cpp (CUDA) -------------------------------------------------------------
+def current_points() -> list[dict[str, object]]:
+    """Token-at-a-time rows of 2025 CUDA builds: a prompt of `prompt` tokens after `depth` in micro-batches of 1
+    reads every matrix but the output head (vocabulary x d_model) each token, and the KV cache at the average
+    context depth + prompt / 2."""
+    points = []
+    for r in rows(FIXTURES / "llama-bench-current.csv"):
+        assert r["ubatch"] == "1", r
+        m = MODELS[r["model"]]
+        head = float(m["vocabulary"]) * float(m["d_model"])
+        matrices = float(m["parameters"]) - INPUT_EMBEDDING[r["model"]] - head
+        context = float(r["depth"]) + float(r["prompt"]) / 2
+        kv = 2 * float(m["layers"]) * float(m["kv_heads"]) * float(m["head_dim"]) * 2 * context  # F16 keys and values
+        bandwidth = spec(r["device"], "memory_bandwidth_gb_s")
+        points.append({"device": r["device"], "label": f"{r['model']} {r['quant']} ubatch 1 at depth {r['depth']}",
+                       "measured": float(r["tokens_per_second"]), "quant": r["quant"],
+                       "seconds_at_peak": (matrices * BITS[r["quant"]] / 8 + kv) / (bandwidth * 1e9),  # type: ignore[operator]
+                       "weights_per_flop": matrices / (compute_tflops(r["device"]) * 1e12)})
+    return points
+
+
+def overhead_ratio(point: dict[str, object], fit: tuple[float, float, float]) -> float:
+    """The overhead a step the point leaves after its bytes and unpacking, over its family's fitted o."""
+    e, o, c = fit
+    unpack = float(point["weights_per_flop"]) * c if point["quant"] != "f16" else 0.0  # type: ignore[arg-type]
+    return (1 / float(point["measured"]) - float(point["seconds_at_peak"]) / e - unpack) / o  # type: ignore[arg-type]
+
+
+def current_overhead(fits: dict[str, tuple[float, float, float]]) -> float:
+    """r: the geometric mean of the current points' overhead ratios (printed with each, and each point predicted
+    from the other points' r)."""
+    points = current_points()
+    ratios = [overhead_ratio(p, fits[family(str(p["device"]))]) for p in points]
+    r = geometric_mean(ratios)
+    print(f"decode overhead on current llama.cpp (CUDA): r = {r:.4f} of the 2023-24 overhead, from {len(points)} rows")
+    for p, ratio in zip(points, ratios):
+        others = geometric_mean([x for q, x in zip(points, ratios) if q is not p]) if len(points) > 1 else r
+        e, o, c = fits[family(str(p["device"]))]
+        predicted = decode_prediction(p, (e, o * others, c))
+        print(f"  {str(p['device']):16} {str(p['label']):36} ratio {ratio:.3f}; from the others' r: "
+              f"{100 * (predicted / float(p['measured']) - 1):+.1f} %")  # type: ignore[arg-type]
+    return r
+
+
 # --- a family without data -----------------------------------------------------------------------
 # The program predicts a device whose family has no measurement of a phase from the fitted families. Which way
 # is chosen by predicting each measured family so (family_left_out): for training, per byte of memory bandwidth
@@ -416,6 +465,7 @@ def main() -> int:
                                             lambda p: predicted(p, p_factors)))
     decode_err = summary("decode", errors([p for p in decode if p["device"] in decode_held],
                                           lambda p: decode_prediction(p, d_fits[family(str(p["device"]))])))
+    current = current_overhead(d_fits)
     print("A family without data: each measured family predicted as one, from a fit on the other families")
     unfitted = [summary(f"{name}, family left out", family_left_out(points, fit_without), shown=6)
                 for name, points, fit_without in (("train", train, unfitted_training),
@@ -462,6 +512,7 @@ const PredictorFit& predictor_fit() {{
         {math.log(t_factors["w:power"]):.6g},
         {fallback_train[0]:.6g},
         {fallback_train[1]:.6g},
+        {current:.6g},
         {phase(train_err)},
         {phase(prefill_err)},
         {phase(decode_err)},

@@ -46,6 +46,9 @@ struct PredictorFit {
     /// A family without training data: achievable FLOP/s per byte/s of memory bandwidth (mixed precision, FP32),
     /// the fitted families' geometric mean; a fraction of FP32 peak does not carry over between families
     double train_fp16_flops_per_byte = 0, train_fp32_flops_per_byte = 0;
+    /// What current llama.cpp CUDA builds (2025) pay a decode step besides the bytes, as a share of the 2023-24
+    /// tables' fitted overhead: applied to NVIDIA devices (tests/fixtures/predictor/llama-bench-current.csv)
+    double decode_overhead_current = 1;
     PhaseError train, prefill, decode;
     /// A device of a family the phase's data has none of: each measured family predicted as one
     PhaseError train_unfitted, prefill_unfitted, decode_unfitted;

@@ -50,20 +50,23 @@ TEST_CASE("decode on the RTX 4090 by hand: Llama 3 8B at Q4_0, 1024 tokens of co
     //             + KV cache 2 × 32 layers × 8 KV heads × 128 × 1024 tokens × 2 B = 134,217,728 → 4,355,737,856 B
     // at 1008 GB/s × 0.952 (ada's fitted fraction) = 959.8 GB/s: 4.538 ms; compute is far below
     // (15.5 GFLOP at 82.6 TFLOPS × 1.63 = 134 TFLOP/s: 0.116 ms); ada's fitted unpacking cost is 0;
-    // + ada's overhead 3.218 ms = 7.756 ms: 128.9 tokens/s
+    // + ada's overhead 3.218 ms × 0.4954 (what current llama.cpp CUDA builds pay of it) = 1.594 ms → 6.132 ms:
+    // 163.1 tokens/s
     REQUIRE(*ada.decode_unpack_flops == 0);
-    const double seconds = 4355737856.0 / (1008e9 * *ada.decode_bandwidth) + *ada.decode_overhead_s;
+    const double overhead = *ada.decode_overhead_s * detail::predictor_fit().decode_overhead_current;
+    const double seconds = 4355737856.0 / (1008e9 * *ada.decode_bandwidth) + overhead;
     const Prediction p = run({.device = "RTX 4090", .workload = "llama-3-8b", .quant = "q4_0", .context = 1024});
     CHECK(p.tokens);
     CHECK(p.phase == "decode");
     CHECK_THAT(p.per_second, WithinRel(1 / seconds, 1e-9));
-    CHECK_THAT(p.per_second, WithinRel(128.9, 0.01));
+    CHECK_THAT(p.per_second, WithinRel(163.1, 0.001));
+    CHECK_THAT(p.how, Contains("+ 1.59 ms a step (current llama.cpp CUDA)"));
     CHECK_FALSE(p.measured);
     CHECK(p.error_low < 0);
     CHECK(p.error_high > 0);
     // Four sequences at once read the weights once and four KV caches: more tokens a second, less than 4×
     const Prediction four = run({.device = "RTX 4090", .workload = "llama-3-8b", .quant = "q4_0", .batch = 4, .context = 1024});
-    const double four_seconds = (4221520128.0 + 4 * 134217728.0) / (1008e9 * *ada.decode_bandwidth) + *ada.decode_overhead_s;
+    const double four_seconds = (4221520128.0 + 4 * 134217728.0) / (1008e9 * *ada.decode_bandwidth) + overhead;
     CHECK_THAT(four.per_second, WithinRel(4 / four_seconds, 1e-9));
     CHECK(four.per_second > 3 * p.per_second);
     CHECK(four.per_second < 4 * p.per_second);
@@ -200,12 +203,13 @@ TEST_CASE("a family without data by hand: training per byte of bandwidth, and th
     CHECK_THAT(ada.how, !Contains("was measured"));
     // Decode: no Volta device is in the llama-bench tables, so the V100 reads at the families' mean fraction and
     // overhead, with their error: Llama 3 8B at F16, context 1024: 7,504,924,672 × 2 B + 134,217,728 B of cache =
-    // 15,144,067,072 B at 897 GB/s × 0.918 = 823.5 GB/s: 18.39 ms + 4.91 ms = 23.30 ms: 42.9 tokens/s.
+    // 15,144,067,072 B at 897 GB/s × 0.918 = 823.5 GB/s: 18.39 ms + 4.91 ms × 0.4954 (current CUDA builds) =
+    // 20.82 ms: 48.0 tokens/s.
     const Prediction v100 = run({.device = "V100 16GB", .workload = "llama-3-8b", .context = 1024});
     CHECK_FALSE(v100.family_fitted);
     CHECK_THAT(v100.per_second, WithinRel(1 / (15144067072.0 / (897e9 * *fit.fallback.decode_bandwidth) +
-                                               *fit.fallback.decode_overhead_s), 1e-9));
-    CHECK_THAT(v100.per_second, WithinRel(42.9, 0.002));
+                                               *fit.fallback.decode_overhead_s * fit.decode_overhead_current), 1e-9));
+    CHECK_THAT(v100.per_second, WithinRel(48.0, 0.002));
     CHECK(v100.error_low == fit.decode_unfitted.low);
     CHECK(v100.error_high == fit.decode_unfitted.high);
     // Families left out are predicted worse than the held-out devices of measured ones, in every phase (today:
@@ -221,8 +225,9 @@ TEST_CASE("families the fit never saw, against newer llama.cpp: the GB10 at five
           "[predictor]") {
     // tests/fixtures/predictor/llama-bench-unfitted.csv: llama.cpp's own benches/dgx-spark.md (November 2025) and a
     // ROCm table in llama.cpp pull request 26284; neither family (blackwell, rdna3) has a row in the fitted data. A
-    // tgN test at depth d decodes N tokens after d, an average context of d + N/2. Today: the GB10 -2.2 %, -1.3 %,
-    // -0.8 %, -0.2 % and +3.9 % from depth 0 to 32,768; the RX 7900 XTX -6.1 % and -5.1 %.
+    // tgN test at depth d decodes N tokens after d, an average context of d + N/2. Today: the GB10 +5.3 %, +6.1 %,
+    // +6.4 %, +6.6 % and +10.4 % from depth 0 to 32,768 (gpus.csv gives it no FP32 figure, so attention's compute at
+    // long contexts is not counted); the RX 7900 XTX (ROCm: no current-CUDA overhead) -6.1 % and -5.1 %.
     const auto table = detail::CsvTable::load(PAYBACK_SOURCE_DIR "/tests/fixtures/predictor/llama-bench-unfitted.csv");
     REQUIRE(table.rows() == 7);
     for (std::size_t i = 0; i < table.rows(); ++i) {
@@ -235,8 +240,38 @@ TEST_CASE("families the fit never saw, against newer llama.cpp: the GB10 at five
         CHECK_FALSE(p.family_fitted);
         CHECK(measured * (1 + p.error_low) <= p.per_second);
         CHECK(p.per_second <= measured * (1 + p.error_high));
-        CHECK(std::abs(p.per_second / measured - 1) < 0.07);
+        CHECK(std::abs(p.per_second / measured - 1) < 0.11);
     }
+}
+
+TEST_CASE("current llama.cpp's decode overhead: the share r of the 2023-24 overhead that 2025 CUDA rows leave",
+          "[predictor]") {
+    // tests/fixtures/predictor/llama-bench-current.csv: a 512-token prompt in micro-batches of 1 decodes a token at a
+    // time and computes the output head for the last token only, so each token reads the matrices less the input
+    // embedding and the output head (2 × 128,256 × 4,096 = 1,050,673,152 of Llama 3 8B's 8,030,261,248):
+    // 6,979,588,096 × 4.5 / 8 = 3,926,018,304 B, and a KV cache of 131,072 B a token of context (depth + 256).
+    // RTX 3090 at depth 0: + 33,554,432 B = 3,959,572,736 B at 936 GB/s × 0.915 (ampere) = 4.623 ms; the published
+    // 155.02 tokens/s is 6.451 ms: 1.828 ms left against ampere's 3.680 ms, 0.497. RTX 4090 at depth 32,768:
+    // + 4,328,521,728 B = 8,254,540,032 B at 959.8 GB/s = 8.600 ms; 98.14 tokens/s is 10.190 ms: 1.590 ms against
+    // ada's 3.218 ms, 0.494. r is their geometric mean, 0.4954.
+    const auto table = detail::CsvTable::load(PAYBACK_SOURCE_DIR "/tests/fixtures/predictor/llama-bench-current.csv");
+    REQUIRE(table.rows() == 2);
+    double log_sum = 0;
+    for (std::size_t i = 0; i < table.rows(); ++i) {
+        const GpuSpec& gpu = Catalog::shipped().gpu(table.text(i, "device"));
+        const auto& f = family(gpu.architecture);
+        REQUIRE(table.text(i, "model") == "llama-3-8b");
+        REQUIRE(table.text(i, "quant") == "q4_0");
+        REQUIRE(*f.decode_unpack_flops == 0);
+        const double context = table.number(i, "depth") + table.number(i, "prompt") / 2;
+        const double bytes = 3926018304.0 + 131072.0 * context;
+        const double left = 1 / table.number(i, "tokens_per_second") - bytes / (*gpu.memory_bandwidth_gb_s * 1e9 * *f.decode_bandwidth);
+        log_sum += std::log(left / *f.decode_overhead_s);
+        CHECK_THAT(left / *f.decode_overhead_s, WithinRel(i == 0 ? 0.497 : 0.494, 0.002));
+    }
+    CHECK_THAT(detail::predictor_fit().decode_overhead_current, WithinRel(std::exp(log_sum / 2), 1e-5));
+    // NVIDIA devices pay it, others not: the M1 Max's overhead is its family's as fitted (the first Apple test)
+    CHECK_THAT(run({.device = "Apple M1 Max", .workload = "llama-3-8b", .context = 1024}).how, !Contains("current llama.cpp"));
 }
 
 TEST_CASE("an 8B model at Q4_0 and 8k context fits an 8 GB and a 12 GB card alone, only the 12 GB one at batch 4",
@@ -267,14 +302,16 @@ TEST_CASE("an 8B model at Q4_0 and 8k context fits an 8 GB and a 12 GB card alon
 
 TEST_CASE("an LLM split over two RTX 4090s by hand: their memory, one device's time and one hop", "[predictor][split]") {
     const auto& ada = family("ada");
-    // As on one RTX 4090 (the first test): 4,355,737,856 B at 1008 GB/s × ada's fraction + ada's overhead,
-    // then + 1 hop of 0.1834 ms: 7.756 + 0.183 = 7.939 ms, 126.0 tokens/s against 128.9 on one card
-    const double one_card = 4355737856.0 / (1008e9 * *ada.decode_bandwidth) + *ada.decode_overhead_s;
+    // As on one RTX 4090 (the first test): 4,355,737,856 B at 1008 GB/s × ada's fraction + ada's overhead as
+    // current CUDA builds pay it, then + 1 hop of 0.1834 ms: 6.132 + 0.183 = 6.315 ms, 158.3 tokens/s against
+    // 163.1 on one card
+    const double one_card = 4355737856.0 / (1008e9 * *ada.decode_bandwidth) +
+                            *ada.decode_overhead_s * detail::predictor_fit().decode_overhead_current;
     const Prediction two = run({.device = "RTX 4090", .workload = "llama-3-8b", .quant = "q4_0", .context = 1024, .gpus = 2});
     CHECK(two.gpus == 2);
     CHECK(two.split_seconds == split_hop_seconds);
     CHECK_THAT(two.per_second, WithinRel(1 / (one_card + 0.0001834), 1e-9));
-    CHECK_THAT(two.per_second, WithinRel(126.0, 0.01));
+    CHECK_THAT(two.per_second, WithinRel(158.3, 0.001));
     CHECK_THAT(two.how, Contains("0.18 ms for 1 hop between 2 GPUs"));
     // Eight cards: 7 hops, 1.284 ms
     const Prediction eight = run({.device = "RTX 4090", .workload = "llama-3-8b", .quant = "q4_0", .context = 1024, .gpus = 8});
@@ -324,8 +361,9 @@ TEST_CASE("the hop is the median of the published multi-GPU rows, and 70B splits
     const double median = (hops[5] + hops[6]) / 2;  // 0.1797 and 0.1871 ms
     CHECK(std::abs(median - split_hop_seconds) < 1e-7);
 
-    // The 70B rows: tg 512 averages 256 tokens of context. Measured today: +2.4 % to +13.8 %, all within
-    // the decode phase's expected error and under the issue's 25 % for any device.
+    // The 70B rows: tg 512 averages 256 tokens of context. The prediction is for current CUDA builds, which pay
+    // about half the 2024 overhead a step, against these May 2024 rows: +3.5 % to +17.9 % today (+2.4 % to +13.8 %
+    // with the 2024 overhead), all within the decode phase's expected error and under the issue's 25 %.
     for (const Row& r : rows) {
         if (r.use != "check") continue;
         const Prediction p =
