@@ -144,8 +144,7 @@ void add_predict_command(CLI::App& app) {
         if (devices.size() == 1) {
             PredictRequest request = args->request;
             request.device = devices.front();
-            const Prediction p = from ? predict_from_profile(request, *from, Catalog::shipped(), ModelCatalog::shipped())
-                                      : predict(request, Catalog::shipped(), ModelCatalog::shipped());
+            const Prediction p = predict_with(request, from, Catalog::shipped(), ModelCatalog::shipped());
             emit(args->json ? prediction_json(p).dump(2) + "\n" : text(p));
             return;
         }

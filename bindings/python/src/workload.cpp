@@ -107,10 +107,11 @@ void bind_workload(py::module_& m) {
            const std::string& quant, const std::string& phase, int batch, std::optional<int> context,
            const std::string& profile, int gpus) {
             const PredictRequest request{device, workload, precision, quant, phase, batch, context, gpus};
-            const Prediction p = profile.empty() ? predict(request, Catalog::shipped(), ModelCatalog::shipped())
-                                                 : predict_from_profile(request, read_profile(profile),
-                                                                        Catalog::shipped(), ModelCatalog::shipped());
-            return prediction_json(p).dump();
+            const std::optional<CalibrationProfile> from =
+                profile.empty() ? std::nullopt : std::optional<CalibrationProfile>(read_profile(profile));
+            return prediction_json(predict_with(request, from ? &*from : nullptr, Catalog::shipped(),
+                                                ModelCatalog::shipped()))
+                .dump();
         },
         py::arg("device"), py::arg("workload"), py::arg("precision"), py::arg("quant"), py::arg("phase"),
         py::arg("batch"), py::arg("context"), py::arg("profile"), py::arg("gpus"), py::call_guard<py::gil_scoped_release>());

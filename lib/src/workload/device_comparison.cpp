@@ -19,8 +19,7 @@ DeviceComparison compare_devices(const PredictRequest& request, const std::vecto
         PredictRequest one = request;
         one.device = device;
         try {
-            out.predictions.push_back(profile ? predict_from_profile(one, *profile, catalog, models)
-                                              : predict(one, catalog, models));
+            out.predictions.push_back(predict_with(one, profile, catalog, models));
         } catch (const InputError& e) {
             if (!every || e.key_path() != "device") throw;
             out.skipped.emplace_back(device, e.message());

@@ -340,6 +340,11 @@ Prediction predict_from_profile(const PredictRequest& request, const Calibration
     return p;
 }
 
+Prediction predict_with(const PredictRequest& request, const CalibrationProfile* profile, const Catalog& catalog,
+                        const ModelCatalog& models) {
+    return profile ? predict_from_profile(request, *profile, catalog, models) : predict(request, catalog, models);
+}
+
 double usable_memory_gb(const GpuSpec& gpu) {
     return gpu.memory_gb.value_or(0) * (gpu.unified_memory ? unified_memory_share : 1.0);
 }

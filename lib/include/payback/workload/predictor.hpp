@@ -78,4 +78,8 @@ Prediction predict(const PredictRequest& request, const Catalog& catalog, const 
 Prediction predict_from_profile(const PredictRequest& request, const CalibrationProfile& profile,
                                 const Catalog& catalog, const ModelCatalog& models);
 
+/// `predict_from_profile` where `profile` is given, else `predict`: what `--from` chooses.
+Prediction predict_with(const PredictRequest& request, const CalibrationProfile* profile, const Catalog& catalog,
+                        const ModelCatalog& models);
+
 }  // namespace payback
