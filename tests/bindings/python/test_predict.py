@@ -126,3 +126,16 @@ def test_predict_devices_has_no_nan_where_the_catalog_has_no_price() -> None:
     b200 = frame.set_index("device").loc["B200"]  # gpus.csv gives the B200 no launch price
     assert b200["launch_price_usd"] is pd.NA and b200["usd_per_rate"] is pd.NA
     assert str(frame["usd_per_rate"].dtype) == "Float64"
+
+
+def test_predict_devices_ranks_training_in_samples_per_second() -> None:
+    frame = payback.predict_devices("resnet50", ["RTX 4090", "RTX 5090", "Apple M3 Max"], batch=64)
+    assert "samples_per_second" in frame and "tokens_per_second" not in frame
+    assert list(frame["samples_per_second"]) == sorted(frame["samples_per_second"], reverse=True)
+    by_device = frame.set_index("device")
+    for device in ("RTX 4090", "RTX 5090", "Apple M3 Max"):
+        assert by_device.loc[device, "samples_per_second"] == payback.predict(device, "resnet50", batch=64)[
+            "samples_per_second"]
+    # no Blackwell card or Apple GPU is in Lambda's training tables: both per byte of bandwidth, with the wider error
+    assert by_device.loc["RTX 4090", "family_fitted"]
+    assert not by_device.loc["RTX 5090", "family_fitted"] and not by_device.loc["Apple M3 Max", "family_fitted"]
