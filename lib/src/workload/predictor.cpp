@@ -67,18 +67,22 @@ const ModelSpec& find_model(const ModelCatalog& models, const std::string& name)
     }
 }
 
-// Whether the data had a device of the GPU's family for this fraction.
+// The GPU's family's value of this fraction; none where the data had no device of the family for it.
+const std::optional<double>& family_value(const GpuSpec& gpu, std::optional<double> FamilyFractions::*field) {
+    static const std::optional<double> none;
+    for (const FamilyFractions& f : predictor_fit().families)
+        if (f.family == gpu.architecture && f.*field) return f.*field;
+    return none;
+}
+
 bool family_fitted(const GpuSpec& gpu, std::optional<double> FamilyFractions::*field) {
-    const auto& families = predictor_fit().families;
-    return std::any_of(families.begin(), families.end(),
-                       [&](const FamilyFractions& f) { return f.family == gpu.architecture && f.*field; });
+    return family_value(gpu, field).has_value();
 }
 
 // The family's fraction, or the fitted families' mean where the data had no device of it.
 double fraction(const GpuSpec& gpu, std::optional<double> FamilyFractions::*field) {
-    for (const FamilyFractions& f : predictor_fit().families)
-        if (f.family == gpu.architecture && f.*field) return *(f.*field);
-    return *(predictor_fit().fallback.*field);
+    const std::optional<double>& own = family_value(gpu, field);
+    return own ? *own : *(predictor_fit().fallback.*field);  // not value_or: the fallback's may be empty
 }
 
 // The phase's expected error: its held-out measurements', or for a family the data had none of, the error of
