@@ -73,9 +73,7 @@ std::string comparison_text(const DeviceComparison& comparison) {
                      {"basis", A::left},
                      {"error %", A::left}});
     for (const Prediction& p : predictions) {
-        const GpuSpec& gpu = Catalog::shipped().gpu(p.device);
-        const std::optional<double> price =
-            gpu.launch_price_usd ? std::optional<double>(*gpu.launch_price_usd * p.gpus) : std::nullopt;
+        const std::optional<double> price = launch_price_usd(p, Catalog::shipped());
         const double price_per_rate = price ? *price / p.per_second : 0;
         table.add_row({p.gpus > 1 ? fmt::format("{} × {}", p.gpus, p.device) : p.device, amount(p.per_second, 1),
                        fmt::format("{:.1f} of {:.0f}{}", p.memory_gb_needed, p.memory_gb, p.fits_memory ? "" : ": no"),

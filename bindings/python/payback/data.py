@@ -302,12 +302,10 @@ def predict_devices(
     text = _core.workload.compare_devices(names, workload, precision or "", quant or "", phase or "",
                                           batch, context, os.fspath(profile) if profile is not None else "", gpus)
     result = json.loads(text)
-    prices = {row["name"]: row["launch_price_usd"] for row in _core.market.catalog("gpus", "")}
     rows = []
     for p in result["predictions"]:
         rate_name = "tokens_per_second" if "tokens_per_second" in p else "samples_per_second"
-        price = prices.get(p["device"])
-        launch = float(price) * p["gpus"] if isinstance(price, (int, float)) else None
+        launch = p["launch_price_usd"]  # gpus.csv's price × gpus, or None
         rows.append({"device": p["device"], rate_name: p[rate_name], "error_low": p["expected_error"]["low"],
                      "error_high": p["expected_error"]["high"], "family_fitted": p["family_fitted"],
                      "basis": p["basis"], "fits_memory": p["fits_memory"], "memory_gb_needed": p["memory_gb_needed"],

@@ -115,7 +115,8 @@ void bind_workload(py::module_& m) {
         },
         py::arg("device"), py::arg("workload"), py::arg("precision"), py::arg("quant"), py::arg("phase"),
         py::arg("batch"), py::arg("context"), py::arg("profile"), py::arg("gpus"), py::call_guard<py::gil_scoped_release>());
-    // `payback predict --device all|A,B --json`: {"predictions": [...], "skipped": [{"device", "reason"}]}.
+    // `payback predict --device all|A,B --json`, each prediction with its launch_price_usd (null without one):
+    // {"predictions": [...], "skipped": [{"device", "reason"}]}.
     m.def(
         "compare_devices",
         [](const std::vector<std::string>& devices, const std::string& workload, const std::string& precision,
@@ -128,7 +129,12 @@ void bind_workload(py::module_& m) {
                                                        ModelCatalog::shipped());
             nlohmann::ordered_json out{{"predictions", nlohmann::ordered_json::array()},
                                        {"skipped", nlohmann::ordered_json::array()}};
-            for (const Prediction& p : c.predictions) out["predictions"].push_back(prediction_json(p));
+            for (const Prediction& p : c.predictions) {
+                nlohmann::ordered_json j = prediction_json(p);
+                const std::optional<double> price = launch_price_usd(p, Catalog::shipped());
+                j["launch_price_usd"] = price ? nlohmann::ordered_json(*price) : nlohmann::ordered_json(nullptr);
+                out["predictions"].push_back(std::move(j));
+            }
             for (const auto& [device, reason] : c.skipped) out["skipped"].push_back({{"device", device}, {"reason", reason}});
             return out.dump();
         },

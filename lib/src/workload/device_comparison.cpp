@@ -8,6 +8,11 @@
 
 namespace payback {
 
+std::optional<double> launch_price_usd(const Prediction& p, const Catalog& catalog) {
+    const std::optional<double>& each = catalog.gpu(p.device).launch_price_usd;
+    return each ? std::optional<double>(*each * p.gpus) : std::nullopt;
+}
+
 DeviceComparison compare_devices(const PredictRequest& request, const std::vector<std::string>& devices,
                                  const CalibrationProfile* profile, const Catalog& catalog, const ModelCatalog& models) {
     const bool every = devices.empty();

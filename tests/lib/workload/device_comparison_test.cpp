@@ -58,3 +58,13 @@ TEST_CASE("a device lacking a figure the phase needs is skipped among every devi
     // A misspelt name is refused, as alone
     CHECK(test::input_error([&] { compare(request, {"RTX 409"}); }).key_path() == "device");
 }
+
+TEST_CASE("a comparison's launch price is gpus.csv's times the devices the model is split over, or none",
+          "[predict][compare]") {
+    const DeviceComparison c = compare({.workload = "llama-3-70b", .quant = "q4_k_m", .gpus = 2}, {"RTX 4090", "B200"});
+    for (const Prediction& p : c.predictions) {
+        INFO(p.device);
+        if (p.device == "RTX 4090") CHECK(launch_price_usd(p, Catalog::shipped()) == 2 * 1599.0);  // 1,599 USD each
+        else CHECK_FALSE(launch_price_usd(p, Catalog::shipped()));  // gpus.csv gives the B200 no launch price
+    }
+}

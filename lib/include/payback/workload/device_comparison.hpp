@@ -2,6 +2,7 @@
 // `payback.predict_devices`): what a buyer compares for one model.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +23,10 @@ struct DeviceComparison {
 /// where given as `predict_from_profile`. A named device that cannot be predicted is an InputError, as
 /// alone; with every device, one lacking a figure the phase needs is skipped and said; none left is an
 /// InputError (key "device").
+/// What the prediction's devices cost at launch (gpus.csv's price × `gpus`); none where the catalog has no
+/// price. Over the prediction's rate it is what a buyer compares.
+std::optional<double> launch_price_usd(const Prediction& p, const Catalog& catalog);
+
 DeviceComparison compare_devices(const PredictRequest& request, const std::vector<std::string>& devices,
                                  const CalibrationProfile* profile, const Catalog& catalog, const ModelCatalog& models);
 
