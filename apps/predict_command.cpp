@@ -136,8 +136,7 @@ void add_predict_command(CLI::App& app) {
                            "payback predict --device \"H100 SXM\" --workload bert-large --json"});
     command->callback([args] {
         const std::vector<std::string> devices = devices_of(args->request.device);
-        const std::optional<CalibrationProfile> profile =
-            args->profile.empty() ? std::nullopt : std::optional<CalibrationProfile>(read_profile(args->profile));
+        const std::optional<CalibrationProfile> profile = read_profile_if_given(args->profile);
         const CalibrationProfile* from = profile ? &*profile : nullptr;
         if (devices.size() == 1) {
             PredictRequest request = args->request;

@@ -107,8 +107,7 @@ void bind_workload(py::module_& m) {
            const std::string& quant, const std::string& phase, int batch, std::optional<int> context,
            const std::string& profile, int gpus) {
             const PredictRequest request{device, workload, precision, quant, phase, batch, context, gpus};
-            const std::optional<CalibrationProfile> from =
-                profile.empty() ? std::nullopt : std::optional<CalibrationProfile>(read_profile(profile));
+            const std::optional<CalibrationProfile> from = read_profile_if_given(profile);
             return prediction_json(predict_with(request, from ? &*from : nullptr, Catalog::shipped(),
                                                 ModelCatalog::shipped()))
                 .dump();
@@ -123,8 +122,7 @@ void bind_workload(py::module_& m) {
            const std::string& quant, const std::string& phase, int batch, std::optional<int> context,
            const std::string& profile, int gpus) {
             const PredictRequest request{"", workload, precision, quant, phase, batch, context, gpus};
-            const std::optional<CalibrationProfile> from =
-                profile.empty() ? std::nullopt : std::optional<CalibrationProfile>(read_profile(profile));
+            const std::optional<CalibrationProfile> from = read_profile_if_given(profile);
             const DeviceComparison c = compare_devices(request, devices, from ? &*from : nullptr, Catalog::shipped(),
                                                        ModelCatalog::shipped());
             nlohmann::ordered_json out{{"predictions", nlohmann::ordered_json::array()},

@@ -213,6 +213,10 @@ CalibrationProfile read_profile(const std::string& path) {
     return parse_profile(detail::read_text_file(path, "calibration profile"), path);
 }
 
+std::optional<CalibrationProfile> read_profile_if_given(const std::string& path) {
+    return path.empty() ? std::nullopt : std::optional<CalibrationProfile>(read_profile(path));
+}
+
 bool same_gpu(const std::string& device_name, const std::string& catalog_name) {
     // Memory words ("80gb", "hbm3") decorate a name: drivers add them ("NVIDIA A100-SXM4-80GB") and the
     // catalog adds them ("RTX 3080 10GB"). The model words must agree; sizes only when both give one.

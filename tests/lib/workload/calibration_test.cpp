@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <optional>
 #include <string>
 
 #include "payback/base/error.hpp"
@@ -95,6 +96,16 @@ TEST_CASE("an llm-decode result keeps its precision, format, context and token r
     CHECK(key_of_bad(R"("precision": "fp8")") == "results[0].precision");
     CHECK(key_of_bad(R"("context": 1.5)") == "results[0].context");
     CHECK(key_of_bad(R"("tokens_per_second": 0)") == "results[0].tokens_per_second");
+}
+
+TEST_CASE("a profile path not given reads as none; a given one as read_profile reads it", "[calibration]") {
+    CHECK_FALSE(read_profile_if_given(""));
+    const std::string path = PAYBACK_SOURCE_DIR "/tests/fixtures/profiles/llm-decode-cpu.json";
+    const std::optional<CalibrationProfile> given = read_profile_if_given(path);
+    REQUIRE(given);
+    CHECK(to_json(*given) == to_json(read_profile(path)));
+    CHECK(test::input_error([] { read_profile_if_given("/nonexistent/profile.json"); }).source() ==
+          "/nonexistent/profile.json");
 }
 
 TEST_CASE("bad profiles are refused naming the file, line and key", "[calibration][errors]") {

@@ -64,6 +64,8 @@ std::string utc_timestamp();
 std::string to_json(const CalibrationProfile& profile);
 /// Reads a profile; InputError naming the file, line and key on bad JSON or a missing/negative field.
 CalibrationProfile read_profile(const std::string& path);
+/// `read_profile(path)`, or none for an empty path: a `--from` or `profile=` not given.
+std::optional<CalibrationProfile> read_profile_if_given(const std::string& path);
 CalibrationProfile parse_profile(const std::string& json_text, const std::string& source);
 
 /// Whether a device name a GPU driver reports ("NVIDIA GeForce RTX 3090") is the catalog GPU
