@@ -157,6 +157,11 @@ def predicted(point: dict[str, object], factors: dict[str, float]) -> float:
     return float(point["base"]) * math.prod(factors[t] ** v for t, v in point["terms"].items())  # type: ignore[attr-defined]
 
 
+def predicted_if_fitted(point: dict[str, object], factors: dict[str, float]) -> float | None:
+    """The point's prediction, or None where a term it needs (its table's software factor) was not fitted."""
+    return predicted(point, factors) if all(t in factors for t in point["terms"]) else None  # type: ignore[attr-defined]
+
+
 # --- llama-bench ----------------------------------------------------------------------------------
 def bench_points(phase: str) -> list[dict[str, object]]:
     points = []
@@ -331,14 +336,14 @@ def unfitted_training(points: list[dict[str, object]], fam: str) -> Callable[[di
         # the fraction of FP32 peak that gives per_byte FLOPs a byte of this device's bandwidth
         own[f"a:{fam}:fp16"] = own[f"a:{fam}:fp32"] = per_byte / (1e3 * spec(device, "fp32_tflops")  # type: ignore[operator]
                                                                    / spec(device, "memory_bandwidth_gb_s"))
-        return predicted(p, own) if all(t in own for t in p["terms"]) else None  # type: ignore[attr-defined]
+        return predicted_if_fitted(p, own)
     return predict
 
 
 def unfitted_prefill(points: list[dict[str, object]], fam: str) -> Callable[[dict[str, object]], float | None]:
     factors = log_linear(points)
     factors[f"p:{fam}"] = prefill_fallback(factors)
-    return lambda p: predicted(p, factors) if all(t in factors for t in p["terms"]) else None  # type: ignore[attr-defined]
+    return lambda p: predicted_if_fitted(p, factors)
 
 
 def unfitted_decode(points: list[dict[str, object]], fam: str) -> Callable[[dict[str, object]], float | None]:
@@ -346,20 +351,28 @@ def unfitted_decode(points: list[dict[str, object]], fam: str) -> Callable[[dict
     return lambda p: decode_prediction(p, fallback)
 
 
-def family_left_out(points: list[dict[str, object]],
-                    fit_without: Callable[[list[dict[str, object]], str], Callable[[dict[str, object]], float | None]]
-                    ) -> list[tuple[str, str, float]]:
-    """Signed error of every measurement of each family predicted as the program predicts a family it has no data
-    for: from a fit on the other families' devices, with their mean in place of the family's own fractions (a point
-    is skipped where a term it needs, such as its table's software factor, had only that family's devices)."""
+def left_out(points: list[dict[str, object]], group_of: Callable[[dict[str, object]], str],
+             fit_without: Callable[[list[dict[str, object]], str], Callable[[dict[str, object]], float | None]],
+             groups: list[str] | None = None) -> list[tuple[str, str, float]]:
+    """Signed error of every point of each group (default: every group) predicted from a fit on the points of the
+    other groups, fit_without(those points, the group); a prediction of None is skipped."""
     out = []
-    for fam in sorted({family(str(p["device"])) for p in points}):
-        predict = fit_without([p for p in points if family(str(p["device"])) != fam], fam)
+    for group in groups if groups is not None else sorted({group_of(p) for p in points}):
+        predict = fit_without([p for p in points if group_of(p) != group], group)
         for p in points:
-            value = predict(p) if family(str(p["device"])) == fam else None
+            value = predict(p) if group_of(p) == group else None
             if value is not None:
                 out.append((str(p["device"]), str(p["label"]), value / float(p["measured"]) - 1))  # type: ignore[arg-type]
     return out
+
+
+def family_left_out(points: list[dict[str, object]],
+                    fit_without: Callable[[list[dict[str, object]], str], Callable[[dict[str, object]], float | None]]
+                    ) -> list[tuple[str, str, float]]:
+    """Each family's measurements predicted as the program predicts a family it has no data for: from a fit on the
+    other families' devices, with their mean in place of the family's own fractions (a point is skipped where a term
+    it needs, such as its table's software factor, had only that family's devices)."""
+    return left_out(points, lambda p: family(str(p["device"])), fit_without)
 
 
 # --- report -----------------------------------------------------------------------------------------
@@ -389,18 +402,13 @@ def device_errors(points: list[Point], fit_and_predict: Callable[[list[Point]], 
     """|error| of each measurement predicted from a fit on every other device (where its family keeps one; a
     prediction of None is skipped), and each device's worst."""
     devices = sorted({str(p["device"]) for p in points})
+    kept = [d for d in devices if any(family(o) == family(d) for o in devices if o != d)]
     errors: list[float] = []
     worst: dict[str, float] = {}
-    for device in devices:
-        if not any(family(d) == family(device) for d in devices if d != device):
-            continue
-        predict = fit_and_predict([p for p in points if p["device"] != device])
-        for p in points:
-            value = predict(p) if p["device"] == device else None
-            if value is not None:
-                e = abs(value / float(p["measured"]) - 1)  # type: ignore[arg-type]
-                errors.append(e)
-                worst[device] = max(worst.get(device, 0.0), e)
+    by_device = left_out(points, lambda p: str(p["device"]), lambda others, _: fit_and_predict(others), kept)
+    for device, _, signed in by_device:
+        errors.append(abs(signed))
+        worst[device] = max(worst.get(device, 0.0), abs(signed))
     return errors, worst
 
 
@@ -418,7 +426,7 @@ def leave_one_out() -> None:
     mean |error| over the measurements, and the worst devices."""
     def training_fit(points: list[Point]) -> Predictor:
         factors = log_linear(points)
-        return lambda p: predicted(p, factors) if all(t in factors for t in p["terms"]) else None  # type: ignore[attr-defined]
+        return lambda p: predicted_if_fitted(p, factors)
 
     def decode_fit(points: list[Point]) -> Predictor:
         fits = fit_decode(points)
