@@ -60,23 +60,21 @@ ServingPrediction predict_serving(const std::vector<ServingCards>& cards, const 
     }
     // A layer split over every card: each holds a share of the layers in proportion to its memory and
     // reads them in turn, so a step takes the shares of each card's time on the whole model.
+    // The error is the widest of the kinds': a card of a family no table measured widens the whole split's.
     double memory = 0;
     int count = 0;
-    for (const CardRates& k : per_kind) {
-        memory += k.decode.memory_gb * k.cards->count;
-        count += k.cards->count;
-    }
-    const double batch = request.concurrency;
-    double decode_step = 0, prefill_token = 0;
-    // The widest of the kinds' errors: a card of a family no table measured widens the whole split's.
     out.error_low = per_kind.front().decode.error_low;
     out.error_high = per_kind.front().decode.error_high;
     bool all_fitted = true;
     for (const CardRates& k : per_kind) {
+        memory += k.decode.memory_gb * k.cards->count;
+        count += k.cards->count;
         out.error_low = std::min(out.error_low, k.decode.error_low);
         out.error_high = std::max(out.error_high, k.decode.error_high);
         all_fitted = all_fitted && k.decode.family_fitted;
     }
+    const double batch = request.concurrency;
+    double decode_step = 0, prefill_token = 0;
     for (const CardRates& k : per_kind) {
         const double share = memory > 0 ? k.decode.memory_gb * k.cards->count / memory : 1.0 / double(per_kind.size());
         decode_step += share * batch / k.decode.per_second;
