@@ -92,7 +92,7 @@ std::string comparison_text(const DeviceComparison& comparison) {
     out += "error %: the expected error, from the fit's held-out measurements.\n"
            "*: no device of the family was measured for this phase; the others stand in, with a wider error.\n"
            "\"no\": the model does not fit the device's memory (listed last; --gpus N splits it over N).\n";
-    // One line a reason: "Not predicted (no fp32_tflops in gpus.csv, ...): H100 NVL, Apple M3 Max."
+    // One line a reason: "Not predicted (has no memory_bandwidth_gb_s in gpus.csv, ...): Card A, Card B."
     std::vector<std::pair<std::string, std::vector<std::string>>> reasons;
     for (const auto& [device, message] : comparison.skipped) {
         const std::string reason = message.starts_with(device + " ") ? message.substr(device.size() + 1) : message;

@@ -27,7 +27,10 @@ through training, while more power than the family's usual buys nothing beyond t
 1,000 W feed its CPU too). c is the FP32 operations that unpacking a quantized weight costs, which a GPU
 with little compute for its bandwidth (Apple's) pays visibly; a term that fits negative, or that the
 family's points cannot separate from the others, is dropped. A device without fp32_tflops (Apple's M3 and
-M4) gets its bandwidth times its family's median FLOPs per byte.
+M4) gets its bandwidth times its family's median FLOPs per byte. Its prefill rows are not fitted on (p scales
+FP32 peak); predicted at that stand-in, they give the error added to such a device's prefill prediction. The
+board power's median is over the family's discrete cards where it has any: a unified-memory device's power
+(the GB10's 240 W power supply) feeds its CPU and memory too.
 
 The devices are split once: sorted by name, every third one of a phase's devices (the 2nd, 5th, ...) is
 held out, unless that would leave its family without a device to fit on. The fit uses the others; the
@@ -163,7 +166,10 @@ def predicted_if_fitted(point: dict[str, object], factors: dict[str, float]) -> 
 
 
 # --- llama-bench ----------------------------------------------------------------------------------
-def bench_points(phase: str) -> list[dict[str, object]]:
+def bench_points(phase: str, without_fp32: bool = False) -> list[dict[str, object]]:
+    """The table's rows of the phase. Prefill scales FP32 peak, so its fit takes the devices with a published
+    figure; `without_fp32` gives the others instead (Apple's M3 chips), at the stand-in the program uses: their
+    bandwidth times the family's FLOPs per byte."""
     points = []
     for r in rows(FIXTURES / "llama-bench.csv"):
         if r["phase"] != phase:
@@ -172,10 +178,9 @@ def bench_points(phase: str) -> list[dict[str, object]]:
         point: dict[str, object] = {"device": r["device"], "label": f"{r['model']} {r['quant']} {r['dataset']}",
                                     "measured": float(r["tokens_per_second"]), "quant": r["quant"]}
         if phase == "prefill":
-            fp32 = spec(r["device"], "fp32_tflops")
-            if fp32 is None:  # no compute figure published (Apple M3 Max): nothing to scale
+            if (spec(r["device"], "fp32_tflops") is None) != without_fp32:
                 continue
-            point["base"] = fp32 * 1e12 / (2 * matrices)
+            point["base"] = compute_tflops(r["device"]) * 1e12 / (2 * matrices)
             terms = {f"p:{family(r['device'])}": 1.0}
             if r["quant"] != "f16":
                 terms["k:quantized"] = 1.0
@@ -191,10 +196,12 @@ def bench_points(phase: str) -> list[dict[str, object]]:
     return points
 
 
-def family_median_ratio(fam: str, numerator: str, denominator: str, scale: float = 1.0) -> float | None:
-    """The median of scale x numerator / denominator (gpus.csv columns) over the family's devices with both."""
+def family_median_ratio(fam: str, numerator: str, denominator: str, scale: float = 1.0,
+                        devices: Callable[[str], bool] = lambda d: True) -> float | None:
+    """The median of scale x numerator / denominator (gpus.csv columns) over the family's devices with both
+    (of those `devices` accepts)."""
     ratios = [scale * spec(d, numerator) / spec(d, denominator)  # type: ignore[operator]
-              for d in GPUS if family(d) == fam and spec(d, numerator) and spec(d, denominator)]
+              for d in GPUS if family(d) == fam and devices(d) and spec(d, numerator) and spec(d, denominator)]
     return statistics.median(ratios) if ratios else None
 
 
@@ -204,8 +211,10 @@ def flops_per_byte(fam: str) -> float | None:
 
 
 def watts_per_tflop(fam: str) -> float | None:
-    """The family's median board_power_watts / fp32_tflops."""
-    return family_median_ratio(fam, "board_power_watts", "fp32_tflops")
+    """The family's median board_power_watts / fp32_tflops, over its discrete cards where it has any: a
+    unified-memory device's power (the GB10's 240 W power supply) feeds a whole computer, CPU and memory too."""
+    discrete = family_median_ratio(fam, "board_power_watts", "fp32_tflops", devices=lambda d: not GPUS[d]["unified_memory"])
+    return discrete if discrete is not None else family_median_ratio(fam, "board_power_watts", "fp32_tflops")
 
 
 def power_limit_log(device: str) -> float:
@@ -474,6 +483,10 @@ def main() -> int:
     decode_err = summary("decode", errors([p for p in decode if p["device"] in decode_held],
                                           lambda p: decode_prediction(p, d_fits[family(str(p["device"]))])))
     current = current_overhead(d_fits)
+    without_fp32 = summary("prefill of devices without an FP32 figure (not fitted on; bandwidth x the family's "
+                           "FLOPs per byte)", errors([p for p in bench_points("prefill", without_fp32=True)
+                                                      if predicted_if_fitted(p, p_factors)],
+                                                     lambda p: predicted(p, p_factors)))
     print("A family without data: each measured family predicted as one, from a fit on the other families")
     unfitted = [summary(f"{name}, family left out", family_left_out(points, fit_without), shown=6)
                 for name, points, fit_without in (("train", train, unfitted_training),
@@ -527,6 +540,7 @@ const PredictorFit& predictor_fit() {{
         {phase(unfitted[0])},
         {phase(unfitted[1])},
         {phase(unfitted[2])},
+        {phase(without_fp32)},
     }};
     return fit;
 }}

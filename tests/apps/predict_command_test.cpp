@@ -11,12 +11,16 @@
 #include <nlohmann/json.hpp>
 
 #include "support/run_cli.hpp"
+#include "support/shipped_catalogs.hpp"
+#include "support/temp_dir.hpp"
 
 using nlohmann::json;
 using payback::test::check_bad_input;
 using payback::test::lines_of;
+using payback::test::quote;
 using payback::test::Result;
 using payback::test::run;
+using payback::test::run_program;
 
 namespace {
 
@@ -95,19 +99,24 @@ TEST_CASE("predict --device all: every device, those the model fits first, with 
 }
 
 TEST_CASE("predict --device all leaves out a device lacking a figure the phase needs, and says so", "[cli][predict]") {
-    // Prefill needs FP32 TFLOPS, which Apple does not publish for the M3 Max
-    const Result r = run("predict --device all --workload llama-3.1-8b --phase prefill");
+    // Every shipped device has what each phase needs; a user's own gpus.csv row may lack its bandwidth
+    const payback::test::TempDir dir;
+    const std::string catalogs =
+        "export PAYBACK_PRICING_DIR=" + quote(payback::test::catalogs_with_gpu_without_bandwidth(dir.path()).string());
+    const Result r = run_program(PAYBACK_BINARY, "predict --device all --workload llama-3.1-8b --phase prefill", catalogs);
     REQUIRE(r.code == 0);
-    CHECK_THAT(r.out, Catch::Contains("Not predicted (has no fp32_tflops in gpus.csv, which the prefill prediction "
-                                      "needs): "));
-    CHECK_THAT(r.out, Catch::Contains("Apple M3 Max"));
+    CHECK_THAT(r.out, Catch::Contains("Not predicted (has no memory_bandwidth_gb_s in gpus.csv, which the prefill "
+                                      "prediction needs): Mystery Card"));
     const std::vector<std::string> rows = table_rows(r.out);
-    CHECK(std::none_of(rows.begin(), rows.end(), [](const std::string& row) { return row.starts_with("Apple M3 Max"); }));
+    CHECK(std::none_of(rows.begin(), rows.end(), [](const std::string& row) { return row.starts_with("Mystery Card"); }));
+    // Apple's M3 Max, whose FP32 figure Apple does not publish, is predicted from its bandwidth
+    CHECK(std::any_of(rows.begin(), rows.end(), [](const std::string& row) { return row.starts_with("Apple M3 Max"); }));
     // Named in a list, the same device is an error
-    const Result named = run("predict --device 'RTX 4090,Apple M3 Max' --workload llama-3.1-8b --phase prefill");
+    const Result named =
+        run_program(PAYBACK_BINARY, "predict --device 'RTX 4090,Mystery Card' --workload llama-3.1-8b --phase prefill", catalogs);
     check_bad_input(named);
-    CHECK(named.err == "payback: predict: device: Apple M3 Max has no fp32_tflops in gpus.csv, which the prefill "
-                       "prediction needs\n");
+    CHECK(named.err == "payback: predict: device: Mystery Card has no memory_bandwidth_gb_s in gpus.csv, which the "
+                       "prefill prediction needs\n");
 }
 
 TEST_CASE("a mistyped name in a list of devices is refused with the closest name", "[cli][predict][errors]") {

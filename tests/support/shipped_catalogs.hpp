@@ -29,4 +29,15 @@ inline void replace_catalog_row(const std::filesystem::path& file, const std::st
     write_file(file, text.substr(0, row) + rows + text.substr(row_end));
 }
 
+/// A gpus.csv row as a user may add one, without a memory bandwidth: the predictor has nothing to go on for it.
+inline const std::string gpu_without_bandwidth_row =
+    "Mystery Card,NVIDIA,2026-01-01,,300,16,,40,,,,,,,ada,,2026-12-01,a test row: no bandwidth given\n";
+
+/// The shipped catalogs copied into `dir`/pricing with that row at the end of gpus.csv; returns the directory.
+inline std::filesystem::path catalogs_with_gpu_without_bandwidth(const std::filesystem::path& dir) {
+    const std::filesystem::path pricing = copy_shipped_catalogs(dir);
+    write_file(pricing / "gpus.csv", read_file(pricing / "gpus.csv") + gpu_without_bandwidth_row);
+    return pricing;
+}
+
 }  // namespace payback::test

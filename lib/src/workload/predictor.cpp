@@ -231,7 +231,7 @@ void roofline(const Resolved& r, Prediction& p) {
     const double kv_bytes = 2.0 * *model.layers * *model.kv_heads * *model.head_dim * p.context * fp16_bytes;
     const double achievable_bandwidth = bandwidth * fraction(gpu, &FamilyFractions::decode_bandwidth);
     if (p.phase == "prefill") {
-        const double fp32 = required_spec(gpu, gpu.fp32_tflops, "fp32_tflops", p.phase) * 1e12;
+        const double fp32 = compute_flops(gpu, bandwidth);
         const double share = fraction(gpu, &FamilyFractions::prefill) *
                              (p.quant == "f16" ? 1.0 : fit.prefill_quantized_factor);
         // Attention over a prompt of `context` tokens: QKᵀ and ×V at the average position context ÷ 2.
@@ -240,9 +240,15 @@ void roofline(const Resolved& r, Prediction& p) {
                                         model.matrix_parameters() * r.quant->bits_per_weight / 8 / prefill_ubatch / achievable_bandwidth);
         p.per_second = 1 / seconds;
         set_error(p, family_fitted(gpu, &FamilyFractions::prefill), fit.prefill, fit.prefill_unfitted);
-        p.how = fmt::format("roofline: {:.3g} FLOP a token at {:.1f} TFLOP/s achievable ({} family, {} weights{}{})", flops,
+        if (!gpu.fp32_tflops) {  // the stand-in for its compute adds its own error: the wider of the two
+            p.error_low = std::min(p.error_low, fit.prefill_without_fp32.low);
+            p.error_high = std::max(p.error_high, fit.prefill_without_fp32.high);
+        }
+        p.how = fmt::format("roofline: {:.3g} FLOP a token at {:.1f} TFLOP/s achievable ({} family, {} weights{}{}{})", flops,
                             fp32 * share / 1e12, gpu.architecture, p.quant,
                             unfitted_note(p, gpu, "the measured families' mean fraction"),
+                            gpu.fp32_tflops ? "" : fmt::format("; no FP32 figure published: {:.1f} TFLOPS from its bandwidth "
+                                                               "at the family's FLOPs a byte", fp32 / 1e12),
                             p.gpus > 1 ? fmt::format("; as on one of the {} GPUs: the split's cost to prompts is not "
                                                      "modelled",
                                                      p.gpus)

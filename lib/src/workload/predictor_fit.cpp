@@ -11,7 +11,7 @@ const PredictorFit& predictor_fit() {
             {"ampere", 0.658367, 0.378233, 2.03915, 0.915149, 0.00367969, 1.9953, 0, 41.2364, 9.05965},
             {"ampere-datacenter", 1.97475, 1.30629, 4.63831, 0.789071, 0.00491209, 2.44461, 0, 11.27, 17.9579},
             {"apple", std::nullopt, std::nullopt, 0.83334, 0.922002, 0.00585625, std::nullopt, 1.3858, 30, std::nullopt},
-            {"blackwell", std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, 58.5919, 5.93786},
+            {"blackwell", std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, 58.6458, 5.93786},
             {"blackwell-datacenter", 1.00627, 0.970609, std::nullopt, std::nullopt, std::nullopt, 4.33664, std::nullopt, 9.375, 13.3333},
             {"cdna3", std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, 30.8302, 4.58996},
             {"hopper", 1.16657, 0.794102, 2.52068, 1.02861, 0.00570432, 2.79633, 0, 18.3616, 10.4618},
@@ -37,6 +37,7 @@ const PredictorFit& predictor_fit() {
         {-0.5180, 2.1054, 0.1944, 2.1054},
         {-0.6951, 3.5948, 0.2075, 3.5948},
         {-0.2679, 0.6794, 0.1469, 0.6794},
+        {-0.4478, -0.1346, 0.2808, 0.4478},
     };
     return fit;
 }

@@ -52,6 +52,9 @@ struct PredictorFit {
     PhaseError train, prefill, decode;
     /// A device of a family the phase's data has none of: each measured family predicted as one
     PhaseError train_unfitted, prefill_unfitted, decode_unfitted;
+    /// Prefill on a device gpus.csv gives no FP32 figure (Apple's M3 chips), at the stand-in the predictor uses
+    /// (its bandwidth × its family's FLOPs per byte): those devices' rows of the table, not fitted on
+    PhaseError prefill_without_fp32;
 };
 
 const PredictorFit& predictor_fit();

@@ -7,6 +7,8 @@
 #include "payback/base/error.hpp"
 #include "payback/workload/device_comparison.hpp"
 #include "support/input_errors.hpp"
+#include "support/shipped_catalogs.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace payback;
 
@@ -42,18 +44,22 @@ TEST_CASE("every device: each as predicted alone, those the model fits first, ea
 
 TEST_CASE("a device lacking a figure the phase needs is skipped among every device and refused by name",
           "[predict][compare][errors]") {
-    // Prefill needs FP32 TFLOPS, which Apple does not publish for the M3 Max
+    // Every shipped device has what each phase needs (a bandwidth; FP32 where published, else a stand-in); a row a
+    // user adds may not: the shipped catalogs with one device without a bandwidth
+    const test::TempDir dir;
+    const Catalog catalog = Catalog::load(test::catalogs_with_gpu_without_bandwidth(dir.path()).string());
     const PredictRequest request{.workload = "llama-3.1-8b", .phase = "prefill"};
-    const DeviceComparison every = compare(request, {});
-    const auto skipped = std::find_if(every.skipped.begin(), every.skipped.end(),
-                                      [](const auto& s) { return s.first == "Apple M3 Max"; });
-    REQUIRE(skipped != every.skipped.end());
-    CHECK(skipped->second == "Apple M3 Max has no fp32_tflops in gpus.csv, which the prefill prediction needs");
-    CHECK(every.predictions.size() + every.skipped.size() == Catalog::shipped().gpus().size());
+    const DeviceComparison every = compare_devices(request, {}, nullptr, catalog, ModelCatalog::shipped());
+    REQUIRE(every.skipped.size() == 1);
+    CHECK(every.skipped[0].first == "Mystery Card");
+    CHECK(every.skipped[0].second == "Mystery Card has no memory_bandwidth_gb_s in gpus.csv, which the prefill "
+                                     "prediction needs");
+    CHECK(every.predictions.size() + 1 == catalog.gpus().size());
     const DeviceComparison named = compare(request, {"RTX 3090", "RTX 4090"});
     REQUIRE(named.predictions.size() == 2);
     CHECK(named.predictions[0].device == "RTX 4090");  // fastest first
-    const InputError e = test::input_error([&] { compare(request, {"RTX 4090", "Apple M3 Max"}); });
+    const InputError e = test::input_error(
+        [&] { compare_devices(request, {"RTX 4090", "Mystery Card"}, nullptr, catalog, ModelCatalog::shipped()); });
     CHECK(e.key_path() == "device");
     // A misspelt name is refused, as alone
     CHECK(test::input_error([&] { compare(request, {"RTX 409"}); }).key_path() == "device");
