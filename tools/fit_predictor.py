@@ -40,7 +40,9 @@ program attaches to a prediction (the lowest and highest signed error).
 Decode's overhead o is what 2023-24 llama.cpp paid a step. tests/fixtures/predictor/llama-bench-current.csv has
 newer CUDA builds (2025) decoding one token at a time (a prompt in micro-batches of 1, which reads every matrix but
 the output head, computed for the prompt's last token only): the overhead they leave, against their family's o, is
-the factor r the program applies to NVIDIA devices, to predict for the llama.cpp people run now.
+the factor r the program applies to NVIDIA devices, to predict for the llama.cpp people run now. Its rows with
+micro-batches of several tokens (which llama.cpp evaluates as it decodes that many sequences at once) are not
+fitted on: predicted as the program predicts decode at that batch, they give the error added to such a prediction.
 
 A device of a family with no measurement of a phase is predicted from the other families (for training, their
 FLOPs per byte of memory bandwidth; for prefill and decode, their mean fractions). To give such a prediction an
@@ -273,7 +275,8 @@ def current_points() -> list[dict[str, object]]:
     context depth + prompt / 2."""
     points = []
     for r in rows(FIXTURES / "llama-bench-current.csv"):
-        assert r["ubatch"] == "1", r
+        if r["ubatch"] != "1":  # several tokens a step: batched_errors()
+            continue
         m = MODELS[r["model"]]
         head = float(m["vocabulary"]) * float(m["d_model"])
         matrices = float(m["parameters"]) - INPUT_EMBEDDING[r["model"]] - head
@@ -308,6 +311,33 @@ def current_overhead(fits: dict[str, tuple[float, float, float]]) -> float:
         print(f"  {str(p['device']):16} {str(p['label']):36} ratio {ratio:.3f}; from the others' r: "
               f"{100 * (predicted / float(p['measured']) - 1):+.1f} %")  # type: ignore[arg-type]
     return r
+
+
+def batched_errors(fits: dict[str, tuple[float, float, float]], prefill_factors: dict[str, float], r: float
+                   ) -> list[tuple[str, str, float]]:
+    """The rows of llama-bench-current.csv with micro-batches of k > 1 tokens, which llama.cpp evaluates as it
+    decodes k sequences at once (one micro-batch of k tokens: the same matrix kernels, the weights read once for
+    all k), predicted as the program predicts decode at batch k: the weights (the output head's too) once, k KV
+    caches at the average context depth + prompt / 2, the compute at the family's prefill fraction of FP32 peak
+    where that takes longer, unpacking, and the family's overhead x r."""
+    out = []
+    for row in rows(FIXTURES / "llama-bench-current.csv"):
+        k = int(row["ubatch"])
+        if k == 1:
+            continue
+        m, device = MODELS[row["model"]], row["device"]
+        e, o, c = fits[family(device)]
+        layers, head_width = float(m["layers"]), float(m["heads"]) * float(m["head_dim"])
+        matrices = float(m["parameters"]) - INPUT_EMBEDDING[row["model"]]
+        context = int(float(row["depth"]) + float(row["prompt"]) / 2)  # the program's context is whole tokens
+        kv = 2 * layers * float(m["kv_heads"]) * float(m["head_dim"]) * 2 * context
+        memory = (matrices * BITS[row["quant"]] / 8 + k * kv) / (spec(device, "memory_bandwidth_gb_s") * 1e9 * e)  # type: ignore[operator]
+        flops = k * (float(m["flops_per_token"]) + 4 * layers * context * head_width)
+        compute = flops / (compute_tflops(device) * 1e12 * prefill_factors[f"p:{family(device)}"])
+        unpack = matrices * c / (compute_tflops(device) * 1e12) if row["quant"] != "f16" else 0.0
+        predicted = k / (max(memory, compute) + unpack + o * r)
+        out.append((device, f"{row['model']} {row['quant']} {k} tokens a step", predicted / float(row["tokens_per_second"]) - 1))
+    return out
 
 
 # --- a family without data -----------------------------------------------------------------------
@@ -483,6 +513,8 @@ def main() -> int:
     decode_err = summary("decode", errors([p for p in decode if p["device"] in decode_held],
                                           lambda p: decode_prediction(p, d_fits[family(str(p["device"]))])))
     current = current_overhead(d_fits)
+    batched = summary("decode of several sequences at once (current CUDA; not fitted on)",
+                      batched_errors(d_fits, p_factors, current))
     without_fp32 = summary("prefill of devices without an FP32 figure (not fitted on; bandwidth x the family's "
                            "FLOPs per byte)", errors([p for p in bench_points("prefill", without_fp32=True)
                                                       if predicted_if_fitted(p, p_factors)],
@@ -541,6 +573,7 @@ const PredictorFit& predictor_fit() {{
         {phase(unfitted[1])},
         {phase(unfitted[2])},
         {phase(without_fp32)},
+        {phase(batched)},
     }};
     return fit;
 }}

@@ -276,6 +276,10 @@ void roofline(const Resolved& r, Prediction& p) {
     p.split_seconds = (p.gpus - 1) * split_hop_seconds;
     p.per_second = p.batch / (std::max(memory_seconds, compute_seconds) + unpack_seconds + overhead + p.split_seconds);
     set_error(p, family_fitted(gpu, &FamilyFractions::decode_bandwidth), fit.decode, fit.decode_unfitted);
+    if (p.batch > 1) {  // the tables decode one sequence; llama.cpp gains less from several than the bytes say
+        p.error_low = std::min(p.error_low, fit.decode_batched.low);
+        p.error_high = std::max(p.error_high, fit.decode_batched.high);
+    }
     p.how = fmt::format("roofline: {:.2f} GB a step at {:.0f} GB/s achievable + {:.2f} ms a step{}{}{} ({} family{})",
                         bytes / 1e9, achievable_bandwidth / 1e9, overhead * 1e3, cuda ? " (current llama.cpp CUDA)" : "",
                         unpack_seconds > 0 ? fmt::format(" + {:.2f} ms unpacking {}", unpack_seconds * 1e3, p.quant) : "",

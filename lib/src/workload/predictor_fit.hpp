@@ -55,6 +55,9 @@ struct PredictorFit {
     /// Prefill on a device gpus.csv gives no FP32 figure (Apple's M3 chips), at the stand-in the predictor uses
     /// (its bandwidth × its family's FLOPs per byte): those devices' rows of the table, not fitted on
     PhaseError prefill_without_fp32;
+    /// Decode of several sequences at once, on current llama.cpp CUDA: the micro-batches of several tokens in
+    /// tests/fixtures/predictor/llama-bench-current.csv, predicted at that batch, not fitted on
+    PhaseError decode_batched;
 };
 
 const PredictorFit& predictor_fit();
