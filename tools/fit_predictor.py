@@ -419,13 +419,13 @@ def errors(points: list[dict[str, object]], predict) -> list[tuple[str, str, flo
     return [(str(p["device"]), str(p["label"]), predict(p) / float(p["measured"]) - 1) for p in points]
 
 
-def summary(name: str, held: list[tuple[str, str, float]], shown: int | None = None
+def summary(name: str, held: list[tuple[str, str, float]], shown: int | None = None, kind: str = "held-out"
             ) -> tuple[float, float, float, float]:
     """Prints the phase's error and its measurements, the worst first (`shown` of them where given)."""
     abs_errors = [abs(e) for _, _, e in held]
     low, high = min(e for _, _, e in held), max(e for _, _, e in held)
     median, worst = statistics.median(abs_errors), max(abs_errors)
-    print(f"{name}: {len(held)} held-out measurements on {len({d for d, _, _ in held})} devices: "
+    print(f"{name}: {len(held)} {kind} measurements on {len({d for d, _, _ in held})} devices: "
           f"median |error| {100 * median:.1f} %, worst {100 * worst:.1f} %, range {100 * low:+.1f} % to {100 * high:+.1f} %")
     for device, label, e in sorted(held, key=lambda x: -abs(x[2]))[:shown]:
         print(f"  {device:16} {label:36} {100 * e:+6.1f} %")
@@ -513,12 +513,12 @@ def main() -> int:
     decode_err = summary("decode", errors([p for p in decode if p["device"] in decode_held],
                                           lambda p: decode_prediction(p, d_fits[family(str(p["device"]))])))
     current = current_overhead(d_fits)
-    batched = summary("decode of several sequences at once (current CUDA; not fitted on)",
-                      batched_errors(d_fits, p_factors, current))
-    without_fp32 = summary("prefill of devices without an FP32 figure (not fitted on; bandwidth x the family's "
-                           "FLOPs per byte)", errors([p for p in bench_points("prefill", without_fp32=True)
-                                                      if predicted_if_fitted(p, p_factors)],
-                                                     lambda p: predicted(p, p_factors)))
+    batched = summary("decode of several sequences at once (current CUDA)", batched_errors(d_fits, p_factors, current),
+                      kind="unfitted")
+    without_fp32 = summary("prefill of devices without an FP32 figure (bandwidth x the family's FLOPs per byte)",
+                           errors([p for p in bench_points("prefill", without_fp32=True)
+                                   if predicted_if_fitted(p, p_factors)], lambda p: predicted(p, p_factors)),
+                           kind="unfitted")
     print("A family without data: each measured family predicted as one, from a fit on the other families")
     unfitted = [summary(f"{name}, family left out", family_left_out(points, fit_without), shown=6)
                 for name, points, fit_without in (("train", train, unfitted_training),
