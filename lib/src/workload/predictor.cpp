@@ -93,6 +93,12 @@ void set_error(Prediction& p, bool fitted, const detail::PhaseError& measured, c
     p.error_high = fitted ? measured.high : unfitted.high;
 }
 
+// A case the fit's phase error does not cover, checked on rows not fitted on: the wider of the two ranges.
+void widen_error(Prediction& p, const detail::PhaseError& checked) {
+    p.error_low = std::min(p.error_low, checked.low);
+    p.error_high = std::max(p.error_high, checked.high);
+}
+
 // Said in a prediction's `how` when its family had no device in the phase's data.
 std::string unfitted_note(const Prediction& p, const GpuSpec& gpu, const char* stand_in) {
     return p.family_fitted ? std::string()
@@ -240,10 +246,7 @@ void roofline(const Resolved& r, Prediction& p) {
                                         model.matrix_parameters() * r.quant->bits_per_weight / 8 / prefill_ubatch / achievable_bandwidth);
         p.per_second = 1 / seconds;
         set_error(p, family_fitted(gpu, &FamilyFractions::prefill), fit.prefill, fit.prefill_unfitted);
-        if (!gpu.fp32_tflops) {  // the stand-in for its compute adds its own error: the wider of the two
-            p.error_low = std::min(p.error_low, fit.prefill_without_fp32.low);
-            p.error_high = std::max(p.error_high, fit.prefill_without_fp32.high);
-        }
+        if (!gpu.fp32_tflops) widen_error(p, fit.prefill_without_fp32);  // the stand-in for its compute
         p.how = fmt::format("roofline: {:.3g} FLOP a token at {:.1f} TFLOP/s achievable ({} family, {} weights{}{}{})", flops,
                             fp32 * share / 1e12, gpu.architecture, p.quant,
                             unfitted_note(p, gpu, "the measured families' mean fraction"),
@@ -276,10 +279,8 @@ void roofline(const Resolved& r, Prediction& p) {
     p.split_seconds = (p.gpus - 1) * split_hop_seconds;
     p.per_second = p.batch / (std::max(memory_seconds, compute_seconds) + unpack_seconds + overhead + p.split_seconds);
     set_error(p, family_fitted(gpu, &FamilyFractions::decode_bandwidth), fit.decode, fit.decode_unfitted);
-    if (p.batch > 1) {  // the tables decode one sequence; llama.cpp gains less from several than the bytes say
-        p.error_low = std::min(p.error_low, fit.decode_batched.low);
-        p.error_high = std::max(p.error_high, fit.decode_batched.high);
-    }
+    // The tables decode one sequence; llama.cpp gains less from several than reading the weights once says.
+    if (p.batch > 1) widen_error(p, fit.decode_batched);
     p.how = fmt::format("roofline: {:.2f} GB a step at {:.0f} GB/s achievable + {:.2f} ms a step{}{}{} ({} family{})",
                         bytes / 1e9, achievable_bandwidth / 1e9, overhead * 1e3, cuda ? " (current llama.cpp CUDA)" : "",
                         unpack_seconds > 0 ? fmt::format(" + {:.2f} ms unpacking {}", unpack_seconds * 1e3, p.quant) : "",
