@@ -333,7 +333,8 @@ def batched_errors(fits: dict[str, tuple[float, float, float]], prefill_factors:
         kv = 2 * layers * float(m["kv_heads"]) * float(m["head_dim"]) * 2 * context
         memory = (matrices * BITS[row["quant"]] / 8 + k * kv) / (spec(device, "memory_bandwidth_gb_s") * 1e9 * e)  # type: ignore[operator]
         flops = k * (float(m["flops_per_token"]) + 4 * layers * context * head_width)
-        compute = flops / (compute_tflops(device) * 1e12 * prefill_factors[f"p:{family(device)}"])
+        fp32 = spec(device, "fp32_tflops")  # the program counts no compute where gpus.csv gives no FP32 figure
+        compute = flops / (fp32 * 1e12 * prefill_factors[f"p:{family(device)}"]) if fp32 else 0.0
         unpack = matrices * c / (compute_tflops(device) * 1e12) if row["quant"] != "f16" else 0.0
         predicted = k / (max(memory, compute) + unpack + o * r)
         out.append((device, f"{row['model']} {row['quant']} {k} tokens a step", predicted / float(row["tokens_per_second"]) - 1))
