@@ -263,9 +263,12 @@ def fit_decode(points: list[dict[str, object]]) -> dict[str, tuple[float, float,
 
 
 def decode_prediction(point: dict[str, object], fit: tuple[float, float, float]) -> float:
+    """Tokens a second: `batch` sequences (1 unless given) a step of the bytes' time or, where it takes longer, the
+    compute's (`compute_seconds`, 0 unless given: the fitted tables are bound by their bytes), + unpacking + o."""
     e, o, c = fit
     unpack = float(point["weights_per_flop"]) * c if point["quant"] != "f16" else 0.0
-    return 1 / (float(point["seconds_at_peak"]) / e + unpack + o)
+    step = max(float(point["seconds_at_peak"]) / e, float(point.get("compute_seconds", 0.0)))  # type: ignore[arg-type]
+    return float(point.get("batch", 1)) / (step + unpack + o)  # type: ignore[arg-type]
 
 
 # --- decode on current llama.cpp (CUDA) -------------------------------------------------------------
@@ -331,12 +334,14 @@ def batched_errors(fits: dict[str, tuple[float, float, float]], prefill_factors:
         matrices = float(m["parameters"]) - INPUT_EMBEDDING[row["model"]]
         context = int(float(row["depth"]) + float(row["prompt"]) / 2)  # the program's context is whole tokens
         kv = 2 * layers * float(m["kv_heads"]) * float(m["head_dim"]) * 2 * context
-        memory = (matrices * BITS[row["quant"]] / 8 + k * kv) / (spec(device, "memory_bandwidth_gb_s") * 1e9 * e)  # type: ignore[operator]
-        flops = k * (float(m["flops_per_token"]) + 4 * layers * context * head_width)
         fp32 = spec(device, "fp32_tflops")  # the program counts no compute where gpus.csv gives no FP32 figure
-        compute = flops / (fp32 * 1e12 * prefill_factors[f"p:{family(device)}"]) if fp32 else 0.0
-        unpack = matrices * c / (compute_tflops(device) * 1e12) if row["quant"] != "f16" else 0.0
-        predicted = k / (max(memory, compute) + unpack + o * r)
+        flops = k * (float(m["flops_per_token"]) + 4 * layers * context * head_width)
+        point: dict[str, object] = {
+            "quant": row["quant"], "batch": k,
+            "seconds_at_peak": (matrices * BITS[row["quant"]] / 8 + k * kv) / (spec(device, "memory_bandwidth_gb_s") * 1e9),  # type: ignore[operator]
+            "compute_seconds": flops / (fp32 * 1e12 * prefill_factors[f"p:{family(device)}"]) if fp32 else 0.0,
+            "weights_per_flop": matrices / (compute_tflops(device) * 1e12)}
+        predicted = decode_prediction(point, (e, o * r, c))
         out.append((device, f"{row['model']} {row['quant']} {k} tokens a step", predicted / float(row["tokens_per_second"]) - 1))
     return out
 
