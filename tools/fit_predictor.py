@@ -40,9 +40,17 @@ program attaches to a prediction (the lowest and highest signed error).
 Decode's overhead o is what 2023-24 llama.cpp paid a step. tests/fixtures/predictor/llama-bench-current.csv has
 newer CUDA builds (2025) decoding one token at a time (a prompt in micro-batches of 1, which reads every matrix but
 the output head, computed for the prompt's last token only): the overhead they leave, against their family's o, is
-the factor r the program applies to NVIDIA devices, to predict for the llama.cpp people run now. Its rows with
-micro-batches of several tokens (which llama.cpp evaluates as it decodes that many sequences at once) are not
-fitted on: predicted as the program predicts decode at that batch, they give the error added to such a prediction.
+the factor r the program applies to NVIDIA devices, to predict for the llama.cpp people run now.
+
+Decoding B sequences at once, llama.cpp evaluates a micro-batch of B tokens: the weights are read once for all B,
+but its kernels for a few tokens a step (CUDA's mmvq up to 8, then MMQ's) leave much of the compute unhidden, so
+each sequence beyond the first adds its FLOPs to the step at a share b of FP32 peak:
+  decode at B  s/step = max(bytes / (bandwidth x e), one sequence's FLOPs / (FP32 x p)) + (B - 1) x one sequence's
+                        FLOPs / (FP32 x b) + unpacking + o x r
+(one sequence's compute already sits in the fitted one-sequence tables). b is fitted to the RTX 3090's micro-batches
+of 2, 4 and 8 tokens in llama-bench-current.csv (least squares on the logarithm of the rate) and checked on the
+GB10's llama-batched-bench rows in llama-bench-unfitted.csv (B = 2 to 32, a family the fit never saw): their error
+is the one added to a prediction with --batch > 1.
 
 A device of a family with no measurement of a phase is predicted from the other families (for training, their
 FLOPs per byte of memory bandwidth; for prefill and decode, their mean fractions). To give such a prediction an
@@ -79,13 +87,15 @@ def rows(path: Path) -> list[dict[str, str]]:
 
 GPUS = {row["name"]: row for row in rows(ROOT / "pricing" / "gpus.csv")}
 MODELS = {row["name"]: row for row in rows(ROOT / "pricing" / "models.csv")}
+Point = dict[str, object]
+Predictor = Callable[[Point], "float | None"]
 
 
 # The input embedding table of each model the llama-bench tables ran, vocabulary x d_model from its config.json:
 # huggingface.co/meta-llama/Llama-2-7b-hf, /meta-llama/Meta-Llama-3-8B, /meta-llama/Llama-3.3-70B-Instruct,
-# /huggyllama/llama-7b and /codellama/CodeLlama-7b-hf (vocab_size, hidden_size).
+# /huggyllama/llama-7b, /codellama/CodeLlama-7b-hf and /Qwen/Qwen2.5-7B (vocab_size, hidden_size).
 INPUT_EMBEDDING = {"llama-2-7b": 32000 * 4096, "llama-3-8b": 128256 * 4096, "llama-3.3-70b": 128256 * 8192,
-                   "llama-7b": 32000 * 4096, "codellama-7b": 32016 * 4096}
+                   "llama-7b": 32000 * 4096, "codellama-7b": 32016 * 4096, "qwen2.5-7b": 152064 * 3584}
 
 
 def spec(device: str, column: str) -> float | None:
@@ -262,13 +272,17 @@ def fit_decode(points: list[dict[str, object]]) -> dict[str, tuple[float, float,
     return fits
 
 
-def decode_prediction(point: dict[str, object], fit: tuple[float, float, float]) -> float:
-    """Tokens a second: `batch` sequences (1 unless given) a step of the bytes' time or, where it takes longer, the
-    compute's (`compute_seconds`, 0 unless given: the fitted tables are bound by their bytes), + unpacking + o."""
+def decode_prediction(point: dict[str, object], fit: tuple[float, float, float], batch_share: float = 0.0) -> float:
+    """Tokens a second: `batch` sequences (1 unless given) a step of the bytes' time or, where it takes longer, one
+    sequence's compute (`compute_seconds`, 0 unless given: the fitted tables are bound by their bytes), + the other
+    sequences' compute (`sequence_seconds` at FP32 peak each, at `batch_share` of it) + unpacking + o."""
     e, o, c = fit
     unpack = float(point["weights_per_flop"]) * c if point["quant"] != "f16" else 0.0
+    batch = float(point.get("batch", 1))  # type: ignore[arg-type]
     step = max(float(point["seconds_at_peak"]) / e, float(point.get("compute_seconds", 0.0)))  # type: ignore[arg-type]
-    return float(point.get("batch", 1)) / (step + unpack + o)  # type: ignore[arg-type]
+    if batch > 1:
+        step += (batch - 1) * float(point["sequence_seconds"]) / batch_share  # type: ignore[arg-type]
+    return batch / (step + unpack + o)
 
 
 # --- decode on current llama.cpp (CUDA) -------------------------------------------------------------
@@ -316,34 +330,66 @@ def current_overhead(fits: dict[str, tuple[float, float, float]]) -> float:
     return r
 
 
-def batched_errors(fits: dict[str, tuple[float, float, float]], prefill_factors: dict[str, float], r: float
-                   ) -> list[tuple[str, str, float]]:
-    """The rows of llama-bench-current.csv with micro-batches of k > 1 tokens, which llama.cpp evaluates as it
-    decodes k sequences at once (one micro-batch of k tokens: the same matrix kernels, the weights read once for
-    all k), predicted as the program predicts decode at batch k: the weights (the output head's too) once, k KV
-    caches at the average context depth + prompt / 2, the compute at the family's prefill fraction of FP32 peak
-    where that takes longer, unpacking, and the family's overhead x r."""
-    out = []
-    for row in rows(FIXTURES / "llama-bench-current.csv"):
-        k = int(row["ubatch"])
+def batched_points(fits: dict[str, tuple[float, float, float]], prefill_factors: dict[str, float], r: float
+                   ) -> list[Point]:
+    """Rows of current CUDA builds with several tokens a step, as the program predicts decode at batch k: the RTX
+    3090's micro-batches of k tokens of one prompt (llama-bench-current.csv; `fit`) and the GB10's
+    llama-batched-bench, k sequences decoding 32 tokens each after a 512-token prompt (llama-bench-unfitted.csv; not
+    `fit`). The weights (the output head's too) once, k KV caches at the average context, one sequence's compute at
+    the family's prefill share of FP32 where that takes longer, unpacking, and the family's overhead x r (a family
+    the decode data has none of: the fallback, as the program)."""
+    table = [(row, int(row["ubatch"]), float(row["prompt"]), True) for row in rows(FIXTURES / "llama-bench-current.csv")]
+    table += [(row, int(row["batch"]), float(row["tokens"]), False) for row in rows(FIXTURES / "llama-bench-unfitted.csv")
+              if row["phase"] == "decode"]
+    points: list[Point] = []
+    for row, k, tokens, fitted in table:
         if k == 1:
             continue
         m, device = MODELS[row["model"]], row["device"]
-        e, o, c = fits[family(device)]
+        e, o, c = fits.get(family(device)) or decode_fallback(fits)
+        prefill_share = prefill_factors.get(f"p:{family(device)}") or prefill_fallback(prefill_factors)
         layers, head_width = float(m["layers"]), float(m["heads"]) * float(m["head_dim"])
         matrices = float(m["parameters"]) - INPUT_EMBEDDING[row["model"]]
-        context = int(float(row["depth"]) + float(row["prompt"]) / 2)  # the program's context is whole tokens
+        context = int(float(row["depth"]) + tokens / 2)  # the program's context is whole tokens
         kv = 2 * layers * float(m["kv_heads"]) * float(m["head_dim"]) * 2 * context
-        fp32 = spec(device, "fp32_tflops")  # the program counts no compute where gpus.csv gives no FP32 figure
-        flops = k * (float(m["flops_per_token"]) + 4 * layers * context * head_width)
-        point: dict[str, object] = {
-            "quant": row["quant"], "batch": k,
+        flops = float(m["flops_per_token"]) + 4 * layers * context * head_width
+        fp32 = compute_tflops(device) * 1e12
+        points.append({
+            "device": device, "label": f"{row['model']} {row['quant']} {k} tokens a step", "fitted": fitted,
+            "measured": float(row["tokens_per_second"]), "quant": row["quant"], "batch": k, "fit": (e, o * r, c),
             "seconds_at_peak": (matrices * BITS[row["quant"]] / 8 + k * kv) / (spec(device, "memory_bandwidth_gb_s") * 1e9),  # type: ignore[operator]
-            "compute_seconds": flops / (fp32 * 1e12 * prefill_factors[f"p:{family(device)}"]) if fp32 else 0.0,
-            "weights_per_flop": matrices / (compute_tflops(device) * 1e12)}
-        predicted = decode_prediction(point, (e, o * r, c))
-        out.append((device, f"{row['model']} {row['quant']} {k} tokens a step", predicted / float(row["tokens_per_second"]) - 1))
-    return out
+            "compute_seconds": flops / (fp32 * prefill_share), "sequence_seconds": flops / fp32,
+            "weights_per_flop": matrices / fp32})
+    return points
+
+
+def batch_share(points: list[Point]) -> float:
+    """b: the share of FP32 peak that minimises the squared log error of the fitted rows (a golden-section search
+    on log b; the error is convex in it), printed with each row's error."""
+    fitted = [p for p in points if p["fitted"]]
+
+    def loss(log_b: float) -> float:
+        return sum(math.log(decode_prediction(p, p["fit"], math.exp(log_b)) / float(p["measured"])) ** 2  # type: ignore[arg-type]
+                   for p in fitted)
+
+    low, high, ratio = math.log(1e-3), math.log(10.0), (math.sqrt(5) - 1) / 2
+    while high - low > 1e-9:
+        a, b = high - ratio * (high - low), low + ratio * (high - low)
+        low, high = (low, b) if loss(a) < loss(b) else (a, high)
+    share = math.exp((low + high) / 2)
+    print(f"decode of several sequences at once (current CUDA): the sequences beyond the first at b = {share:.4f} "
+          f"of FP32 peak, from {len(fitted)} rows on {len({p['device'] for p in fitted})} device")
+    for p in fitted:
+        error = decode_prediction(p, p["fit"], share) / float(p["measured"]) - 1  # type: ignore[arg-type]
+        print(f"  {str(p['device']):16} {str(p['label']):36} {100 * error:+6.1f} %")
+    return share
+
+
+def batched_errors(points: list[Point], share: float) -> list[tuple[str, str, float]]:
+    """The rows not fitted on, predicted with b."""
+    return [(str(p["device"]), str(p["label"]),
+             decode_prediction(p, p["fit"], share) / float(p["measured"]) - 1)  # type: ignore[arg-type]
+            for p in points if not p["fitted"]]
 
 
 # --- a family without data -----------------------------------------------------------------------
@@ -438,10 +484,6 @@ def summary(name: str, held: list[tuple[str, str, float]], shown: int | None = N
     return low, high, median, worst
 
 
-Point = dict[str, object]
-Predictor = Callable[[Point], "float | None"]
-
-
 def device_errors(points: list[Point], fit_and_predict: Callable[[list[Point]], Predictor]
                   ) -> tuple[list[float], dict[str, float]]:
     """|error| of each measurement predicted from a fit on every other device (where its family keeps one; a
@@ -519,8 +561,11 @@ def main() -> int:
     decode_err = summary("decode", errors([p for p in decode if p["device"] in decode_held],
                                           lambda p: decode_prediction(p, d_fits[family(str(p["device"]))])))
     current = current_overhead(d_fits)
-    batched = summary("decode of several sequences at once (current CUDA)", batched_errors(d_fits, p_factors, current),
+    several = batched_points(d_fits, p_factors, current)
+    share = batch_share(several)
+    batched = summary("decode of several sequences at once (current CUDA), checked", batched_errors(several, share),
                       kind="unfitted")
+    largest_batch = max(int(p["batch"]) for p in several)  # type: ignore[call-overload]
     without_fp32 = summary("prefill of devices without an FP32 figure (bandwidth x the family's FLOPs per byte)",
                            errors([p for p in bench_points("prefill", without_fp32=True)
                                    if predicted_if_fitted(p, p_factors)], lambda p: predicted(p, p_factors)),
@@ -572,6 +617,8 @@ const PredictorFit& predictor_fit() {{
         {fallback_train[0]:.6g},
         {fallback_train[1]:.6g},
         {current:.6g},
+        {share:.6g},
+        {largest_batch},
         {phase(train_err)},
         {phase(prefill_err)},
         {phase(decode_err)},

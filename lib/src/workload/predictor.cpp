@@ -263,9 +263,12 @@ void roofline(const Resolved& r, Prediction& p) {
     const double weight_bytes = std::min(model.matrix_parameters() * r.quant->bits_per_weight / 8, weight_bytes_per_token * p.batch);
     const double bytes = weight_bytes + p.batch * kv_bytes;
     const double memory_seconds = bytes / achievable_bandwidth;
-    const double flops = p.batch * (*model.flops_per_token + 4.0 * *model.layers * p.context * head_width);
-    const double compute_seconds =
-        gpu.fp32_tflops ? flops / (*gpu.fp32_tflops * 1e12 * fraction(gpu, &FamilyFractions::prefill)) : 0.0;
+    const double sequence_flops = *model.flops_per_token + 4.0 * *model.layers * p.context * head_width;
+    const double fp32 = compute_flops(gpu, bandwidth);
+    // One sequence's compute overlaps the weights' reading (the fitted one-sequence tables hold it); llama.cpp's
+    // kernels for a few tokens a step leave the others' unhidden, at a share of FP32 peak fitted to a 3090's.
+    const double compute_seconds = sequence_flops / (fp32 * fraction(gpu, &FamilyFractions::prefill));
+    const auto more_sequences_seconds = [&](double share) { return (p.batch - 1) * sequence_flops / (fp32 * share); };
     // The overhead fitted to 2023-24 tables; current CUDA builds pay a share of it (CUDA graphs, fused kernels).
     const bool cuda = gpu.vendor == "NVIDIA";
     const double overhead = fraction(gpu, &FamilyFractions::decode_overhead_s) * (cuda ? fit.decode_overhead_current : 1.0);
@@ -277,12 +280,25 @@ void roofline(const Resolved& r, Prediction& p) {
     // Split over several devices, each reads its layers' share at its own bandwidth, one after another:
     // the memory time is one device's, and each further device adds a hop.
     p.split_seconds = (p.gpus - 1) * split_hop_seconds;
-    p.per_second = p.batch / (std::max(memory_seconds, compute_seconds) + unpack_seconds + overhead + p.split_seconds);
+    const auto rate = [&](double share) {
+        return p.batch / (std::max(memory_seconds, compute_seconds) + more_sequences_seconds(share) + unpack_seconds +
+                          overhead + p.split_seconds);
+    };
+    p.per_second = rate(fit.decode_batch_share);
     set_error(p, family_fitted(gpu, &FamilyFractions::decode_bandwidth), fit.decode, fit.decode_unfitted);
-    // The tables decode one sequence; llama.cpp gains less from several than reading the weights once says.
-    if (p.batch > 1) widen_error(p, fit.decode_batched);
-    p.how = fmt::format("roofline: {:.2f} GB a step at {:.0f} GB/s achievable + {:.2f} ms a step{}{}{} ({} family{})",
+    if (p.batch > 1) widen_error(p, fit.decode_batched);  // the share's error, on rows not fitted on
+    // Beyond the batches measured, llama.cpp's matrix kernels fill more of the GPU: the rate may approach the one
+    // at prompts' share of FP32 peak.
+    if (p.batch > fit.decode_batch_largest_measured) {
+        const double prompt_share = fraction(gpu, &FamilyFractions::prefill) * (p.quant == "f16" ? 1.0 : fit.prefill_quantized_factor);
+        p.error_low = std::min(p.error_low, p.per_second / rate(prompt_share) - 1);
+    }
+    p.how = fmt::format("roofline: {:.2f} GB a step at {:.0f} GB/s achievable + {:.2f} ms a step{}{}{}{} ({} family{})",
                         bytes / 1e9, achievable_bandwidth / 1e9, overhead * 1e3, cuda ? " (current llama.cpp CUDA)" : "",
+                        p.batch > 1 ? fmt::format(" + {:.2f} ms computing {} more sequence{} at {:.1f} TFLOP/s",
+                                                  more_sequences_seconds(fit.decode_batch_share) * 1e3, p.batch - 1,
+                                                  p.batch > 2 ? "s" : "", fp32 * fit.decode_batch_share / 1e12)
+                                    : "",
                         unpack_seconds > 0 ? fmt::format(" + {:.2f} ms unpacking {}", unpack_seconds * 1e3, p.quant) : "",
                         p.gpus > 1 ? fmt::format(" + {:.2f} ms for {} hop{} between {} GPUs", p.split_seconds * 1e3,
                                                  p.gpus - 1, p.gpus > 2 ? "s" : "", p.gpus)
