@@ -29,14 +29,17 @@ inline void replace_catalog_row(const std::filesystem::path& file, const std::st
     write_file(file, text.substr(0, row) + rows + text.substr(row_end));
 }
 
-/// A gpus.csv row as a user may add one, without a memory bandwidth: the predictor has nothing to go on for it.
-inline const std::string gpu_without_bandwidth_row =
-    "Mystery Card,NVIDIA,2026-01-01,,300,16,,40,,,,,,,ada,,2026-12-01,a test row: no bandwidth given\n";
-
-/// The shipped catalogs copied into `dir`/pricing with that row at the end of gpus.csv; returns the directory.
+/// The shipped catalogs copied into `dir`/pricing with the row of tests/fixtures/predictor/gpu-without-bandwidth.csv
+/// (shared with the Python tests: a gpus.csv row as a user may add one, "Mystery Card", without a memory bandwidth,
+/// which the predictor has nothing to go on for) at the end of gpus.csv; returns the directory.
 inline std::filesystem::path catalogs_with_gpu_without_bandwidth(const std::filesystem::path& dir) {
     const std::filesystem::path pricing = copy_shipped_catalogs(dir);
-    write_file(pricing / "gpus.csv", read_file(pricing / "gpus.csv") + gpu_without_bandwidth_row);
+    const std::string gpus = read_file(pricing / "gpus.csv");
+    const std::string fixture =
+        read_file(std::filesystem::path(PAYBACK_SOURCE_DIR) / "tests/fixtures/predictor/gpu-without-bandwidth.csv");
+    const std::size_t header_end = fixture.find('\n') + 1;
+    REQUIRE(fixture.substr(0, header_end) == gpus.substr(0, gpus.find('\n') + 1));  // the fixture follows the columns
+    write_file(pricing / "gpus.csv", gpus + fixture.substr(header_end));
     return pricing;
 }
 

@@ -111,8 +111,9 @@ def test_predict_devices_ranks_every_device_as_the_program_does() -> None:
     assert blackwell["error_high"] > row["error_high"]
 
 
-# A gpus.csv row as a user may add one, without a memory bandwidth: nothing can be predicted for it.
-NO_BANDWIDTH_ROW = "Mystery Card,NVIDIA,2026-01-01,,300,16,,40,,,,,,,ada,,2026-12-01,a test row: no bandwidth given\n"
+# A gpus.csv row as a user may add one, without a memory bandwidth: nothing can be predicted for it (shared with the
+# C++ tests, tests/support/shipped_catalogs.hpp), under gpus.csv's header.
+NO_BANDWIDTH_CSV = ROOT / "tests" / "fixtures" / "predictor" / "gpu-without-bandwidth.csv"
 
 SKIPPED_IN_NEW_INTERPRETER = """
 import json, payback
@@ -134,8 +135,10 @@ def test_predict_devices_skips_what_the_catalog_cannot_predict_only_when_compari
     pricing.mkdir()
     for csv in (ROOT / "pricing").glob("*.csv"):
         shutil.copy(csv, pricing / csv.name)
+    header, row = NO_BANDWIDTH_CSV.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert header == (pricing / "gpus.csv").read_text(encoding="utf-8").splitlines(keepends=True)[0]
     with (pricing / "gpus.csv").open("a", encoding="utf-8") as gpus:
-        gpus.write(NO_BANDWIDTH_ROW)
+        gpus.write(row)
     env = dict(os.environ, PAYBACK_PRICING_DIR=str(pricing))
     done = subprocess.run([sys.executable, "-c", SKIPPED_IN_NEW_INTERPRETER], capture_output=True, text=True,
                           check=True, env=env)
