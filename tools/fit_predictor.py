@@ -275,7 +275,8 @@ def fit_decode(points: list[dict[str, object]]) -> dict[str, tuple[float, float,
 def decode_prediction(point: dict[str, object], fit: tuple[float, float, float], batch_share: float = 0.0) -> float:
     """Tokens a second: `batch` sequences (1 unless given) a step of the bytes' time or, where it takes longer, one
     sequence's compute (`compute_seconds`, 0 unless given: the fitted tables are bound by their bytes), + the other
-    sequences' compute (`sequence_seconds` at FP32 peak each, at `batch_share` of it) + unpacking + o."""
+    sequences' compute (`sequence_seconds` at FP32 peak each, at `batch_share` of it: needed where batch > 1) +
+    unpacking + o."""
     e, o, c = fit
     unpack = float(point["weights_per_flop"]) * c if point["quant"] != "f16" else 0.0
     batch = float(point.get("batch", 1))  # type: ignore[arg-type]
@@ -377,8 +378,9 @@ def batch_share(points: list[Point]) -> float:
         a, b = high - ratio * (high - low), low + ratio * (high - low)
         low, high = (low, b) if loss(a) < loss(b) else (a, high)
     share = math.exp((low + high) / 2)
+    devices = len({p["device"] for p in fitted})
     print(f"decode of several sequences at once (current CUDA): the sequences beyond the first at b = {share:.4f} "
-          f"of FP32 peak, from {len(fitted)} rows on {len({p['device'] for p in fitted})} device")
+          f"of FP32 peak, from {len(fitted)} rows on {devices} device{'s' if devices > 1 else ''}")
     for p in fitted:
         error = decode_prediction(p, p["fit"], share) / float(p["measured"]) - 1  # type: ignore[arg-type]
         print(f"  {str(p['device']):16} {str(p['label']):36} {100 * error:+6.1f} %")
