@@ -370,8 +370,9 @@ def batch_share(points: list[Point]) -> float:
     fitted = [p for p in points if p["fitted"]]
 
     def loss(log_b: float) -> float:
-        return sum(math.log(decode_prediction(p, p["fit"], math.exp(log_b)) / float(p["measured"])) ** 2  # type: ignore[arg-type]
-                   for p in fitted)
+        logs = [math.log(decode_prediction(p, p["fit"], math.exp(log_b)) / float(p["measured"]))  # type: ignore[arg-type]
+                for p in fitted]
+        return sum(x * x for x in logs)
 
     low, high, ratio = math.log(1e-3), math.log(10.0), (math.sqrt(5) - 1) / 2
     while high - low > 1e-9:
