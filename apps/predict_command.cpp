@@ -31,12 +31,14 @@ struct PredictArgs {
 };
 
 std::string text(const Prediction& p) {
-    std::string out = fmt::format("{} on {}{}: {:.4g} {} per second ({}, expected error {:+.0f} % to {:+.0f} %)\n",
-                                  p.workload, p.device,
-                                  p.tokens ? fmt::format(", {} {} at context {}", p.quant, p.phase, p.context)
-                                           : fmt::format(", {} training", p.precision),
-                                  p.per_second, p.tokens ? "tokens" : "samples", p.measured ? "measured" : "predicted",
-                                  100 * p.error_low, 100 * p.error_high);
+    // Decoding several sequences: the rate is all of theirs; each user sees a batch-th of it.
+    const bool sequences = p.tokens && p.phase == "decode" && p.batch > 1;
+    std::string out = fmt::format(
+        "{} on {}{}{}: {:.4g} {} per second ({}{}, expected error {:+.0f} % to {:+.0f} %)\n", p.workload, p.device,
+        p.tokens ? fmt::format(", {} {} at context {}", p.quant, p.phase, p.context) : fmt::format(", {} training", p.precision),
+        sequences ? fmt::format(", {} sequences at once", p.batch) : !p.tokens && p.batch > 1 ? fmt::format(", batch {}", p.batch) : "",
+        p.per_second, p.tokens ? "tokens" : "samples", sequences ? fmt::format("{:.4g} each; ", p.per_second / p.batch) : "",
+        p.measured ? "measured" : "predicted", 100 * p.error_low, 100 * p.error_high);
     // GiB: memory is sized in 2^30 bytes (memory_fit.hpp), bandwidth and the roofline's bytes below in 10^9.
     out += fmt::format("memory: {:.2f} GiB needed of {:.2f} GiB{}: {}\n", p.memory_gb_needed, p.memory_gb,
                        p.gpus > 1 ? fmt::format(" on {} GPUs", p.gpus) : "", p.fits_memory ? "fits" : "does not fit");

@@ -124,3 +124,25 @@ TEST_CASE("a mistyped name in a list of devices is refused with the closest name
     check_bad_input(r);
     CHECK(r.err == "payback: predict: device: no device named \"RTX 409\" in gpus.csv; did you mean \"RTX 4090\"?\n");
 }
+
+TEST_CASE("predict's text for one device: its rate, and for several sequences at once each one's share of it",
+          "[cli][predict]") {
+    const std::string eight = "predict --device 'RTX 3090' --workload llama-3-8b --quant q4_0 --context 256 --batch 8";
+    const Result text = run(eight);
+    INFO(text.err);
+    REQUIRE(text.code == 0);
+    const double rate = json::parse(run(eight + " --json").out).at("tokens_per_second").get<double>();
+    // 615.5 tokens/s for the 8 (predictor_test.cpp has it by hand): a user of one sequence sees 76.94 of them
+    CHECK(lines_of(text.out).front() ==
+          fmt::format("llama-3-8b on RTX 3090, q4_0 decode at context 256, 8 sequences at once: {:.4g} tokens per second "
+                      "({:.4g} each; predicted, expected error -17 % to +46 %)",
+                      rate, rate / 8));
+    CHECK_THAT(text.out, Catch::Matchers::Contains("615.5 tokens per second (76.94 each;"));
+    // One sequence says neither; a training batch is named
+    CHECK(lines_of(run("predict --device 'RTX 3090' --workload llama-3-8b --quant q4_0 --context 256").out)
+              .front()
+              .starts_with("llama-3-8b on RTX 3090, q4_0 decode at context 256: "));
+    CHECK(lines_of(run("predict --device 'RTX 4090' --workload resnet50 --batch 64").out)
+              .front()
+              .starts_with("resnet50 on RTX 4090, fp16 training, batch 64: "));
+}
