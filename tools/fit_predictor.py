@@ -42,15 +42,17 @@ newer CUDA builds (2025) decoding one token at a time (a prompt in micro-batches
 the output head, computed for the prompt's last token only): the overhead they leave, against their family's o, is
 the factor r the program applies to NVIDIA devices, to predict for the llama.cpp people run now.
 
-Decoding B sequences at once, llama.cpp evaluates a micro-batch of B tokens: the weights are read once for all B,
-but its kernels for a few tokens a step (CUDA's mmvq up to 8, then MMQ's) leave much of the compute unhidden, so
-each sequence beyond the first adds its FLOPs to the step at a share b of FP32 peak:
-  decode at B  s/step = max(bytes / (bandwidth x e), one sequence's FLOPs / (FP32 x p)) + (B - 1) x one sequence's
-                        FLOPs / (FP32 x b) + unpacking + o x r
-(one sequence's compute already sits in the fitted one-sequence tables). b is fitted to the RTX 3090's micro-batches
-of 2, 4 and 8 tokens in llama-bench-current.csv (least squares on the logarithm of the rate) and checked on the
-GB10's llama-batched-bench rows in llama-bench-unfitted.csv (B = 2 to 32, a family the fit never saw): their error
-is the one added to a prediction with --batch > 1.
+Decoding B sequences at once, llama.cpp evaluates a micro-batch of B tokens, as it does a prompt B tokens a step:
+the weights are read once for all B, but each token's compute beyond the first adds to the step. Up to 8 tokens
+llama.cpp multiplies them with vector kernels (CUDA's mmvq), far from a prompt's efficiency, and above that with
+the matrix kernels a prompt uses:
+  B tokens  s/step = max(bytes / (bandwidth x e), one token's FLOPs / (FP32 x p)) + unpacking + o
+                     + (min(B, 8) - 1) x one token's FLOPs / (FP32 x b) + max(0, B - 8) x one token's FLOPs / (FP32 x p x k)
+(one token's compute already sits in the fitted one-sequence tables). b is fitted to the RTX 3090's prompt in
+micro-batches of 2 to 8 tokens in llama-bench-current.csv (least squares on the logarithm of the rate) and checked
+on rows not fitted on: the GB10's llama-batched-bench (2 to 32 sequences, llama-bench-unfitted.csv, a family the
+fit never saw) and the RTX 4090's prompt in micro-batches of 16 to 512 on the 2024 software the fractions were
+fitted to (llama-bench-microbatch-2024.csv). Their error is the one added to a prediction with --batch > 1.
 
 A device of a family with no measurement of a phase is predicted from the other families (for training, their
 FLOPs per byte of memory bandwidth; for prefill and decode, their mean fractions). To give such a prediction an
@@ -272,17 +274,23 @@ def fit_decode(points: list[dict[str, object]]) -> dict[str, tuple[float, float,
     return fits
 
 
+# llama.cpp multiplies up to this many tokens a step by quantized weights with vector kernels (CUDA's mmvq,
+# MMVQ_MAX_BATCH_SIZE; Metal's small-batch kernels), and more with the matrix kernels a prompt uses.
+VECTOR_KERNEL_TOKENS = 8
+
+
 def decode_prediction(point: dict[str, object], fit: tuple[float, float, float], batch_share: float = 0.0) -> float:
-    """Tokens a second: `batch` sequences (1 unless given) a step of the bytes' time or, where it takes longer, one
-    sequence's compute (`compute_seconds`, 0 unless given: the fitted tables are bound by their bytes), + the other
-    sequences' compute (`sequence_seconds` at FP32 peak each, at `batch_share` of it: needed where batch > 1) +
-    unpacking + o."""
+    """Tokens a second: `batch` tokens (1 unless given) a step of the bytes' time or, where it takes longer, one
+    token's compute (`compute_seconds`, 0 unless given: the fitted tables are bound by their bytes), + unpacking + o,
+    + for each further token up to VECTOR_KERNEL_TOKENS its compute (`sequence_seconds` at FP32 peak) at
+    `batch_share` of FP32 (needed where batch > 1), and beyond, at a prompt's rate (`prompt_seconds` each)."""
     e, o, c = fit
     unpack = float(point["weights_per_flop"]) * c if point["quant"] != "f16" else 0.0
-    batch = float(point.get("batch", 1))  # type: ignore[arg-type]
+    batch: int = int(point.get("batch", 1))  # type: ignore[call-overload]
     step = max(float(point["seconds_at_peak"]) / e, float(point.get("compute_seconds", 0.0)))  # type: ignore[arg-type]
     if batch > 1:
-        step += (batch - 1) * float(point["sequence_seconds"]) / batch_share  # type: ignore[arg-type]
+        step += (min(batch, VECTOR_KERNEL_TOKENS) - 1) * float(point["sequence_seconds"]) / batch_share  # type: ignore[arg-type]
+        step += max(0, batch - VECTOR_KERNEL_TOKENS) * float(point["prompt_seconds"])  # type: ignore[arg-type]
     return batch / (step + unpack + o)
 
 
@@ -333,34 +341,41 @@ def current_overhead(fits: dict[str, tuple[float, float, float]]) -> float:
 
 def batched_points(fits: dict[str, tuple[float, float, float]], prefill_factors: dict[str, float], r: float
                    ) -> list[Point]:
-    """Rows of current CUDA builds with several tokens a step, as the program predicts decode at batch k: the RTX
-    3090's micro-batches of k tokens of one prompt (llama-bench-current.csv; `fit`) and the GB10's
-    llama-batched-bench, k sequences decoding 32 tokens each after a 512-token prompt (llama-bench-unfitted.csv; not
-    `fit`). The weights (the output head's too) once, k KV caches at the average context, one sequence's compute at
-    the family's prefill share of FP32 where that takes longer, unpacking, and the family's overhead x r (a family
-    the decode data has none of: the fallback, as the program)."""
-    table = [(row, int(row["ubatch"]), float(row["prompt"]), True) for row in rows(FIXTURES / "llama-bench-current.csv")]
-    table += [(row, int(row["batch"]), float(row["tokens"]), False) for row in rows(FIXTURES / "llama-bench-unfitted.csv")
-              if row["phase"] == "decode"]
+    """Rows with several tokens a step. A prompt evaluated k tokens a step (llama-bench-current.csv's RTX 3090,
+    2025, `fitted`; llama-bench-microbatch-2024.csv's RTX 4090, June 2024) is one sequence: every matrix but the
+    output head (computed for the prompt's last token only) and its one KV cache at the average context, read once a
+    step. llama-batched-bench (llama-bench-unfitted.csv's GB10, 2025) decodes k sequences: the output head too, and
+    k caches, as the program predicts decode at batch k. Each token's compute beyond the first up to
+    VECTOR_KERNEL_TOKENS at the share b fitted here, beyond that at the family's prompt share (quantized: x k);
+    the first's at the family's prefill share of FP32 where it takes longer than the bytes; unpacking; the family's
+    overhead (x r for the 2025 builds; a family the decode data has none of: the fallback, as the program)."""
+    table = [(row, int(row["ubatch"]), float(row["prompt"]), "fit") for row in rows(FIXTURES / "llama-bench-current.csv")]
+    table += [(row, int(row["ubatch"]), float(row["prompt"]), "2024")
+              for row in rows(FIXTURES / "llama-bench-microbatch-2024.csv")]
+    table += [(row, int(row["batch"]), float(row["tokens"]), "sequences")
+              for row in rows(FIXTURES / "llama-bench-unfitted.csv") if row["phase"] == "decode"]
     points: list[Point] = []
-    for row, k, tokens, fitted in table:
+    for row, k, tokens, kind in table:
         if k == 1:
             continue
         m, device = MODELS[row["model"]], row["device"]
         e, o, c = fits.get(family(device)) or decode_fallback(fits)
         prefill_share = prefill_factors.get(f"p:{family(device)}") or prefill_fallback(prefill_factors)
+        prompt_share = prefill_share * (prefill_factors["k:quantized"] if row["quant"] != "f16" else 1.0)
         layers, head_width = float(m["layers"]), float(m["heads"]) * float(m["head_dim"])
-        matrices = float(m["parameters"]) - INPUT_EMBEDDING[row["model"]]
+        head = 0.0 if kind == "sequences" else float(m["vocabulary"]) * float(m["d_model"])
+        matrices = float(m["parameters"]) - INPUT_EMBEDDING[row["model"]] - head
         context = int(float(row["depth"]) + tokens / 2)  # the program's context is whole tokens
-        kv = 2 * layers * float(m["kv_heads"]) * float(m["head_dim"]) * 2 * context
-        flops = float(m["flops_per_token"]) + 4 * layers * context * head_width
+        kv = 2 * layers * float(m["kv_heads"]) * float(m["head_dim"]) * 2 * context * (k if kind == "sequences" else 1)
+        flops = float(m["flops_per_token"]) - 2 * head + 4 * layers * context * head_width
         fp32 = compute_tflops(device) * 1e12
         points.append({
-            "device": device, "label": f"{row['model']} {row['quant']} {k} tokens a step", "fitted": fitted,
-            "measured": float(row["tokens_per_second"]), "quant": row["quant"], "batch": k, "fit": (e, o * r, c),
-            "seconds_at_peak": (matrices * BITS[row["quant"]] / 8 + k * kv) / (spec(device, "memory_bandwidth_gb_s") * 1e9),  # type: ignore[operator]
+            "device": device, "label": f"{row['model']} {row['quant']} {k} tokens a step", "fitted": kind == "fit",
+            "measured": float(row["tokens_per_second"]), "quant": row["quant"], "batch": k,
+            "fit": (e, o * (1.0 if kind == "2024" else r), c),
+            "seconds_at_peak": (matrices * BITS[row["quant"]] / 8 + kv) / (spec(device, "memory_bandwidth_gb_s") * 1e9),  # type: ignore[operator]
             "compute_seconds": flops / (fp32 * prefill_share), "sequence_seconds": flops / fp32,
-            "weights_per_flop": matrices / fp32})
+            "prompt_seconds": flops / (fp32 * prompt_share), "weights_per_flop": matrices / fp32})
     return points
 
 
@@ -568,7 +583,6 @@ def main() -> int:
     share = batch_share(several)
     batched = summary("decode of several sequences at once (current CUDA), checked", batched_errors(several, share),
                       kind="unfitted")
-    largest_batch = max(int(p["batch"]) for p in several)  # type: ignore[call-overload]
     without_fp32 = summary("prefill of devices without an FP32 figure (bandwidth x the family's FLOPs per byte)",
                            errors([p for p in bench_points("prefill", without_fp32=True)
                                    if predicted_if_fitted(p, p_factors)], lambda p: predicted(p, p_factors)),
@@ -621,7 +635,6 @@ const PredictorFit& predictor_fit() {{
         {fallback_train[1]:.6g},
         {current:.6g},
         {share:.6g},
-        {largest_batch},
         {phase(train_err)},
         {phase(prefill_err)},
         {phase(decode_err)},

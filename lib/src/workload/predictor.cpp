@@ -44,6 +44,9 @@ constexpr double unified_memory_share = 0.75;
 constexpr int max_split_gpus = 64;
 // As `payback bench --batch`: samples a step, or sequences decoded at once, beyond any served or trained.
 constexpr int max_batch = 65536;
+// llama.cpp multiplies up to this many tokens a step by quantized weights with vector kernels (CUDA's mmvq,
+// MMVQ_MAX_BATCH_SIZE; Metal's small-batch kernels), and more with the matrix kernels a prompt uses.
+constexpr int vector_kernel_tokens = 8;
 
 [[noreturn]] void bad(const std::string& key, const std::string& message) { throw InputError(source, 0, key, message); }
 
@@ -265,10 +268,14 @@ void roofline(const Resolved& r, Prediction& p) {
     const double memory_seconds = bytes / achievable_bandwidth;
     const double sequence_flops = *model.flops_per_token + 4.0 * *model.layers * p.context * head_width;
     const double fp32 = compute_flops(gpu, bandwidth);
-    // One sequence's compute overlaps the weights' reading (the fitted one-sequence tables hold it); llama.cpp's
-    // kernels for a few tokens a step leave the others' unhidden, at a share of FP32 peak fitted to a 3090's.
+    // One sequence's compute overlaps the weights' reading (the fitted one-sequence tables hold it); each further
+    // one's adds to the step: up to vector_kernel_tokens at a share of FP32 peak fitted to a 3090's micro-batches,
+    // beyond that at a prompt's share.
     const double compute_seconds = sequence_flops / (fp32 * fraction(gpu, &FamilyFractions::prefill));
-    const auto more_sequences_seconds = [&](double share) { return (p.batch - 1) * sequence_flops / (fp32 * share); };
+    const double prompt_share = fraction(gpu, &FamilyFractions::prefill) * (p.quant == "f16" ? 1.0 : fit.prefill_quantized_factor);
+    const double more_sequences_seconds =
+        (std::min(p.batch, vector_kernel_tokens) - 1) * sequence_flops / (fp32 * fit.decode_batch_share) +
+        std::max(0, p.batch - vector_kernel_tokens) * sequence_flops / (fp32 * prompt_share);
     // The overhead fitted to 2023-24 tables; current CUDA builds pay a share of it (CUDA graphs, fused kernels).
     const bool cuda = gpu.vendor == "NVIDIA";
     const double overhead = fraction(gpu, &FamilyFractions::decode_overhead_s) * (cuda ? fit.decode_overhead_current : 1.0);
@@ -280,24 +287,14 @@ void roofline(const Resolved& r, Prediction& p) {
     // Split over several devices, each reads its layers' share at its own bandwidth, one after another:
     // the memory time is one device's, and each further device adds a hop.
     p.split_seconds = (p.gpus - 1) * split_hop_seconds;
-    const auto rate = [&](double share) {
-        return p.batch / (std::max(memory_seconds, compute_seconds) + more_sequences_seconds(share) + unpack_seconds +
-                          overhead + p.split_seconds);
-    };
-    p.per_second = rate(fit.decode_batch_share);
+    p.per_second = p.batch / (std::max(memory_seconds, compute_seconds) + more_sequences_seconds + unpack_seconds +
+                              overhead + p.split_seconds);
     set_error(p, family_fitted(gpu, &FamilyFractions::decode_bandwidth), fit.decode, fit.decode_unfitted);
-    if (p.batch > 1) widen_error(p, fit.decode_batched);  // the share's error, on rows not fitted on
-    // Beyond the batches measured, llama.cpp's matrix kernels fill more of the GPU: the rate may approach the one
-    // at prompts' share of FP32 peak.
-    if (p.batch > fit.decode_batch_largest_measured) {
-        const double prompt_share = fraction(gpu, &FamilyFractions::prefill) * (p.quant == "f16" ? 1.0 : fit.prefill_quantized_factor);
-        p.error_low = std::min(p.error_low, p.per_second / rate(prompt_share) - 1);
-    }
+    if (p.batch > 1) widen_error(p, fit.decode_batched);  // the further sequences' error, on rows not fitted on
     p.how = fmt::format("roofline: {:.2f} GB a step at {:.0f} GB/s achievable + {:.2f} ms a step{}{}{}{} ({} family{})",
                         bytes / 1e9, achievable_bandwidth / 1e9, overhead * 1e3, cuda ? " (current llama.cpp CUDA)" : "",
-                        p.batch > 1 ? fmt::format(" + {:.2f} ms computing {} more sequence{} at {:.1f} TFLOP/s",
-                                                  more_sequences_seconds(fit.decode_batch_share) * 1e3, p.batch - 1,
-                                                  p.batch > 2 ? "s" : "", fp32 * fit.decode_batch_share / 1e12)
+                        p.batch > 1 ? fmt::format(" + {:.2f} ms computing {} more sequence{}", more_sequences_seconds * 1e3,
+                                                  p.batch - 1, p.batch > 2 ? "s" : "")
                                     : "",
                         unpack_seconds > 0 ? fmt::format(" + {:.2f} ms unpacking {}", unpack_seconds * 1e3, p.quant) : "",
                         p.gpus > 1 ? fmt::format(" + {:.2f} ms for {} hop{} between {} GPUs", p.split_seconds * 1e3,

@@ -49,21 +49,19 @@ struct PredictorFit {
     /// What current llama.cpp CUDA builds (2025) pay a decode step besides the bytes, as a share of the 2023-24
     /// tables' fitted overhead: applied to NVIDIA devices (tests/fixtures/predictor/llama-bench-current.csv)
     double decode_overhead_current = 1;
-    /// Decoding several sequences at once: each sequence beyond the first adds its FLOPs to the step at this share
-    /// of FP32 peak (llama.cpp's kernels for a few tokens a step), fitted to the RTX 3090's micro-batches of 2-8
-    /// tokens in tests/fixtures/predictor/llama-bench-current.csv
+    /// Decoding several sequences at once: each beyond the first, up to 8 (llama.cpp's vector kernels for a few
+    /// tokens a step), adds its FLOPs to the step at this share of FP32 peak, fitted to the RTX 3090's micro-batches
+    /// of 2-8 tokens in tests/fixtures/predictor/llama-bench-current.csv; further ones at a prompt's share
     double decode_batch_share = 1;
-    /// The most sequences at once of the rows behind decode_batch_share and decode_batched; beyond, llama.cpp's
-    /// kernels fill more of the GPU, and the rate may rise toward the prefill share's
-    int decode_batch_largest_measured = 1;
     PhaseError train, prefill, decode;
     /// A device of a family the phase's data has none of: each measured family predicted as one
     PhaseError train_unfitted, prefill_unfitted, decode_unfitted;
     /// Prefill on a device gpus.csv gives no FP32 figure (Apple's M3 chips), at the stand-in the predictor uses
     /// (its bandwidth × its family's FLOPs per byte): those devices' rows of the table, not fitted on
     PhaseError prefill_without_fp32;
-    /// Decode of several sequences at once, on current llama.cpp CUDA: the GB10's llama-batched-bench rows in
-    /// tests/fixtures/predictor/llama-bench-unfitted.csv (2 to 32 sequences), predicted at that batch, not fitted on
+    /// Decode of several sequences at once, on rows not fitted on: the GB10's llama-batched-bench (2 to 32
+    /// sequences, tests/fixtures/predictor/llama-bench-unfitted.csv) and an RTX 4090's prompt in micro-batches of
+    /// 16 to 512 tokens (llama-bench-microbatch-2024.csv)
     PhaseError decode_batched;
 };
 
