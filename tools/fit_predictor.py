@@ -581,7 +581,7 @@ def main() -> int:
     current = current_overhead(d_fits)
     several = batched_points(d_fits, p_factors, current)
     share = batch_share(several)
-    batched = summary("decode of several sequences at once (current CUDA), checked", batched_errors(several, share),
+    batched = summary("decode of several sequences at once, checked", batched_errors(several, share),
                       kind="unfitted")
     without_fp32 = summary("prefill of devices without an FP32 figure (bandwidth x the family's FLOPs per byte)",
                            errors([p for p in bench_points("prefill", without_fp32=True)

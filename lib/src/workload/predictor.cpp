@@ -239,19 +239,20 @@ void roofline(const Resolved& r, Prediction& p) {
     const double weight_bytes_per_token = model.parameters_per_token() * r.quant->bits_per_weight / 8;
     const double kv_bytes = 2.0 * *model.layers * *model.kv_heads * *model.head_dim * p.context * fp16_bytes;
     const double achievable_bandwidth = bandwidth * fraction(gpu, &FamilyFractions::decode_bandwidth);
+    const double fp32 = compute_flops(gpu, bandwidth);
+    // The share of FP32 peak a prompt's matrix kernels reach: prefill's, and decode's sequences beyond the few.
+    const double prompt_share =
+        fraction(gpu, &FamilyFractions::prefill) * (p.quant == "f16" ? 1.0 : fit.prefill_quantized_factor);
     if (p.phase == "prefill") {
-        const double fp32 = compute_flops(gpu, bandwidth);
-        const double share = fraction(gpu, &FamilyFractions::prefill) *
-                             (p.quant == "f16" ? 1.0 : fit.prefill_quantized_factor);
         // Attention over a prompt of `context` tokens: QKᵀ and ×V at the average position context ÷ 2.
         const double flops = *model.flops_per_token + 2.0 * *model.layers * p.context * head_width;
-        const double seconds = std::max(flops / (fp32 * share),
+        const double seconds = std::max(flops / (fp32 * prompt_share),
                                         model.matrix_parameters() * r.quant->bits_per_weight / 8 / prefill_ubatch / achievable_bandwidth);
         p.per_second = 1 / seconds;
         set_error(p, family_fitted(gpu, &FamilyFractions::prefill), fit.prefill, fit.prefill_unfitted);
         if (!gpu.fp32_tflops) widen_error(p, fit.prefill_without_fp32);  // the stand-in for its compute
         p.how = fmt::format("roofline: {:.3g} FLOP a token at {:.1f} TFLOP/s achievable ({} family, {} weights{}{}{})", flops,
-                            fp32 * share / 1e12, gpu.architecture, p.quant,
+                            fp32 * prompt_share / 1e12, gpu.architecture, p.quant,
                             unfitted_note(p, gpu, "the measured families' mean fraction"),
                             gpu.fp32_tflops ? "" : fmt::format("; no FP32 figure published: {:.1f} TFLOPS from its bandwidth "
                                                                "at the family's FLOPs a byte", fp32 / 1e12),
@@ -267,12 +268,10 @@ void roofline(const Resolved& r, Prediction& p) {
     const double bytes = weight_bytes + p.batch * kv_bytes;
     const double memory_seconds = bytes / achievable_bandwidth;
     const double sequence_flops = *model.flops_per_token + 4.0 * *model.layers * p.context * head_width;
-    const double fp32 = compute_flops(gpu, bandwidth);
     // One sequence's compute overlaps the weights' reading (the fitted one-sequence tables hold it); each further
     // one's adds to the step: up to vector_kernel_tokens at a share of FP32 peak fitted to a 3090's micro-batches,
     // beyond that at a prompt's share.
     const double compute_seconds = sequence_flops / (fp32 * fraction(gpu, &FamilyFractions::prefill));
-    const double prompt_share = fraction(gpu, &FamilyFractions::prefill) * (p.quant == "f16" ? 1.0 : fit.prefill_quantized_factor);
     const double more_sequences_seconds =
         (std::min(p.batch, vector_kernel_tokens) - 1) * sequence_flops / (fp32 * fit.decode_batch_share) +
         std::max(0, p.batch - vector_kernel_tokens) * sequence_flops / (fp32 * prompt_share);
