@@ -53,6 +53,9 @@ micro-batches of 2 to 8 tokens in llama-bench-current.csv (least squares on the 
 on rows not fitted on: the GB10's llama-batched-bench (2 to 32 sequences, llama-bench-unfitted.csv, a family the
 fit never saw) and the RTX 4090's prompt in micro-batches of 16 to 512 on the 2024 software the fractions were
 fitted to (llama-bench-microbatch-2024.csv). Their error is the one added to a prediction with --batch > 1.
+Apple's GPUs run llama.cpp's Metal kernels, whose products of 2 to 8 tokens pass over the weights once for each
+token: there, each token beyond the first up to 8 costs one more read of its weights at the family's fraction e,
+not compute (the M1 Pro's prompts of 2 to 4 tokens, llama-bench-metal-2024.csv, checked and not fitted on).
 
 A device of a family with no measurement of a phase is predicted from the other families (for training, their
 FLOPs per byte of memory bandwidth; for prefill and decode, their mean fractions). To give such a prediction an
@@ -95,9 +98,11 @@ Predictor = Callable[[Point], "float | None"]
 
 # The input embedding table of each model the llama-bench tables ran, vocabulary x d_model from its config.json:
 # huggingface.co/meta-llama/Llama-2-7b-hf, /meta-llama/Meta-Llama-3-8B, /meta-llama/Llama-3.3-70B-Instruct,
-# /huggyllama/llama-7b, /codellama/CodeLlama-7b-hf and /Qwen/Qwen2.5-7B (vocab_size, hidden_size).
+# /huggyllama/llama-7b, /codellama/CodeLlama-7b-hf, /Qwen/Qwen2.5-7B and /meta-llama/Llama-2-13b-hf (vocab_size,
+# hidden_size).
 INPUT_EMBEDDING = {"llama-2-7b": 32000 * 4096, "llama-3-8b": 128256 * 4096, "llama-3.3-70b": 128256 * 8192,
-                   "llama-7b": 32000 * 4096, "codellama-7b": 32016 * 4096, "qwen2.5-7b": 152064 * 3584}
+                   "llama-7b": 32000 * 4096, "codellama-7b": 32016 * 4096, "qwen2.5-7b": 152064 * 3584,
+                   "llama-2-13b": 32000 * 5120}
 
 
 def spec(device: str, column: str) -> float | None:
@@ -283,13 +288,16 @@ def decode_prediction(point: dict[str, object], fit: tuple[float, float, float],
     """Tokens a second: `batch` tokens (1 unless given) a step of the bytes' time or, where it takes longer, one
     token's compute (`compute_seconds`, 0 unless given: the fitted tables are bound by their bytes), + unpacking + o,
     + for each further token up to VECTOR_KERNEL_TOKENS its compute (`sequence_seconds` at FP32 peak) at
-    `batch_share` of FP32 (needed where batch > 1), and beyond, at a prompt's rate (`prompt_seconds` each)."""
+    `batch_share` of FP32 (needed where batch > 1), or on Metal another pass over its weights (`pass_seconds`),
+    and beyond, at a prompt's rate (`prompt_seconds` each)."""
     e, o, c = fit
     unpack = float(point["weights_per_flop"]) * c if point["quant"] != "f16" else 0.0
     batch: int = int(point.get("batch", 1))  # type: ignore[call-overload]
     step = max(float(point["seconds_at_peak"]) / e, float(point.get("compute_seconds", 0.0)))  # type: ignore[arg-type]
     if batch > 1:
-        step += (min(batch, VECTOR_KERNEL_TOKENS) - 1) * float(point["sequence_seconds"]) / batch_share  # type: ignore[arg-type]
+        vector_token = (float(point["pass_seconds"]) if "pass_seconds" in point  # type: ignore[arg-type]
+                        else float(point["sequence_seconds"]) / batch_share)  # type: ignore[arg-type]
+        step += (min(batch, VECTOR_KERNEL_TOKENS) - 1) * vector_token
         step += max(0, batch - VECTOR_KERNEL_TOKENS) * float(point["prompt_seconds"])  # type: ignore[arg-type]
     return batch / (step + unpack + o)
 
@@ -345,15 +353,20 @@ def batched_points(fits: dict[str, tuple[float, float, float]], prefill_factors:
     2025, `fitted`; llama-bench-microbatch-2024.csv's RTX 4090, June 2024) is one sequence: every matrix but the
     output head (computed for the prompt's last token only) and its one KV cache at the average context, read once a
     step. llama-batched-bench (llama-bench-unfitted.csv's GB10, 2025) decodes k sequences: the output head too, and
-    k caches, as the program predicts decode at batch k. Each token's compute beyond the first up to
-    VECTOR_KERNEL_TOKENS at the share b fitted here, beyond that at the family's prompt share (quantized: x k);
-    the first's at the family's prefill share of FP32 where it takes longer than the bytes; unpacking; the family's
-    overhead (x r for the 2025 builds; a family the decode data has none of: the fallback, as the program)."""
+    k caches, as the program predicts decode at batch k; so are the M1 Pro's prompts of k tokens in one step
+    (llama-bench-metal-2024.csv, November 2024: they read the output head once, not k times, 1.3 % of LLaMA 2 13B's
+    weights a token). Each token's compute beyond the first up to VECTOR_KERNEL_TOKENS at the share b fitted here (on
+    Apple's GPUs, Metal: another pass over its weights at the family's e), beyond that at the family's prompt share
+    (quantized: x k); the first's at the family's prefill share of FP32 where it takes longer than the bytes;
+    unpacking; the family's overhead (x r for NVIDIA's 2025 builds; a family the decode data has none of: the
+    fallback, as the program)."""
     table = [(row, int(row["ubatch"]), float(row["prompt"]), "fit") for row in rows(FIXTURES / "llama-bench-current.csv")]
     table += [(row, int(row["ubatch"]), float(row["prompt"]), "2024")
               for row in rows(FIXTURES / "llama-bench-microbatch-2024.csv")]
     table += [(row, int(row["batch"]), float(row["tokens"]), "sequences")
               for row in rows(FIXTURES / "llama-bench-unfitted.csv") if row["phase"] == "decode"]
+    table += [(row | {"depth": "0"}, int(row["tokens"]), float(row["tokens"]), "sequences")
+              for row in rows(FIXTURES / "llama-bench-metal-2024.csv")]
     points: list[Point] = []
     for row, k, tokens, kind in table:
         if k == 1:
@@ -369,11 +382,14 @@ def batched_points(fits: dict[str, tuple[float, float, float]], prefill_factors:
         kv = 2 * layers * float(m["kv_heads"]) * float(m["head_dim"]) * 2 * context * (k if kind == "sequences" else 1)
         flops = float(m["flops_per_token"]) - 2 * head + 4 * layers * context * head_width
         fp32 = compute_tflops(device) * 1e12
-        points.append({
+        bandwidth = spec(device, "memory_bandwidth_gb_s") * 1e9  # type: ignore[operator]
+        current = GPUS[device]["vendor"] == "NVIDIA" and kind != "2024"  # the program's r: NVIDIA's current builds
+        metal = {"pass_seconds": matrices * BITS[row["quant"]] / 8 / (bandwidth * e)} if GPUS[device]["vendor"] == "Apple" else {}
+        points.append(metal | {
             "device": device, "label": f"{row['model']} {row['quant']} {k} tokens a step", "fitted": kind == "fit",
             "measured": float(row["tokens_per_second"]), "quant": row["quant"], "batch": k,
-            "fit": (e, o * (1.0 if kind == "2024" else r), c),
-            "seconds_at_peak": (matrices * BITS[row["quant"]] / 8 + kv) / (spec(device, "memory_bandwidth_gb_s") * 1e9),  # type: ignore[operator]
+            "fit": (e, o * (r if current else 1.0), c),
+            "seconds_at_peak": (matrices * BITS[row["quant"]] / 8 + kv) / bandwidth,
             "compute_seconds": flops / (fp32 * prefill_share), "sequence_seconds": flops / fp32,
             "prompt_seconds": flops / (fp32 * prompt_share), "weights_per_flop": matrices / fp32})
     return points

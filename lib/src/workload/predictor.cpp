@@ -272,9 +272,14 @@ void roofline(const Resolved& r, Prediction& p) {
     // one's adds to the step: up to vector_kernel_tokens at a share of FP32 peak fitted to a 3090's micro-batches,
     // beyond that at a prompt's share.
     const double compute_seconds = sequence_flops / (fp32 * fraction(gpu, &FamilyFractions::prefill));
-    const double more_sequences_seconds =
-        (std::min(p.batch, vector_kernel_tokens) - 1) * sequence_flops / (fp32 * fit.decode_batch_share) +
-        std::max(0, p.batch - vector_kernel_tokens) * sequence_flops / (fp32 * prompt_share);
+    // Apple's GPUs run llama.cpp's Metal kernels, whose products of a few tokens pass over the weights once for
+    // each token (an M1 Pro's prompts of 2 to 4 tokens; llama.cpp pull request 29110 measures the same in 2026):
+    // there a further token up to vector_kernel_tokens costs another read of its weights, not its compute.
+    const bool metal = gpu.vendor == "Apple";
+    const double vector_token_seconds = metal ? weight_bytes_per_token / achievable_bandwidth
+                                              : sequence_flops / (fp32 * fit.decode_batch_share);
+    const double more_sequences_seconds = (std::min(p.batch, vector_kernel_tokens) - 1) * vector_token_seconds +
+                                          std::max(0, p.batch - vector_kernel_tokens) * sequence_flops / (fp32 * prompt_share);
     // The overhead fitted to 2023-24 tables; current CUDA builds pay a share of it (CUDA graphs, fused kernels).
     const bool cuda = gpu.vendor == "NVIDIA";
     const double overhead = fraction(gpu, &FamilyFractions::decode_overhead_s) * (cuda ? fit.decode_overhead_current : 1.0);
@@ -292,8 +297,9 @@ void roofline(const Resolved& r, Prediction& p) {
     if (p.batch > 1) widen_error(p, fit.decode_batched);  // the further sequences' error, on rows not fitted on
     p.how = fmt::format("roofline: {:.2f} GB a step at {:.0f} GB/s achievable + {:.2f} ms a step{}{}{}{} ({} family{})",
                         bytes / 1e9, achievable_bandwidth / 1e9, overhead * 1e3, cuda ? " (current llama.cpp CUDA)" : "",
-                        p.batch > 1 ? fmt::format(" + {:.2f} ms computing {} more sequence{}", more_sequences_seconds * 1e3,
-                                                  p.batch - 1, p.batch > 2 ? "s" : "")
+                        p.batch > 1 ? fmt::format(" + {:.2f} ms {} {} more sequence{}{}", more_sequences_seconds * 1e3,
+                                                  metal ? "for" : "computing", p.batch - 1, p.batch > 2 ? "s" : "",
+                                                  metal ? " (Metal reads the weights again for each of up to 7)" : "")
                                     : "",
                         unpack_seconds > 0 ? fmt::format(" + {:.2f} ms unpacking {}", unpack_seconds * 1e3, p.quant) : "",
                         p.gpus > 1 ? fmt::format(" + {:.2f} ms for {} hop{} between {} GPUs", p.split_seconds * 1e3,

@@ -422,6 +422,56 @@ TEST_CASE("a prompt in micro-batches of 16 to 512 on an RTX 4090 (2024): the tok
     CHECK_THAT(predicted(16) / 1601.20 - 1, WithinAbs(fit.decode_batched.low, 0.001));  // the checked rows' lowest
 }
 
+TEST_CASE("several sequences on Apple's GPUs: Metal reads the weights again for each, checked on an M1 Pro",
+          "[predictor]") {
+    // tests/fixtures/predictor/llama-bench-metal-2024.csv: an M1 Pro's prompts of 1 to 4 tokens in one step, LLaMA 2
+    // 13B at Q4_0 and Q8_0 (llama.cpp pull request 10491, November 2024). Metal's kernels for a few tokens pass over
+    // the weights once for each: the M1 Pro's 4 tokens at Q4_0 took 4 / 25.55 = 156.6 ms against 1 / 21.24 = 47.1 ms
+    // for one, 36.5 ms more a token, where a read of its 7,229,263,680 B of weights at 200 GB/s is 36.1 ms (the CUDA
+    // share b in its place said 50.96 tokens/s, +99.5 %). By hand at batch 4, context 4: the weights
+    // (13,015,864,320 − 32,000 × 5,120 = 12,852,024,320 × 4.5 / 8 B) and 4 caches of 2 × 40 × 40 × 128 × 4 × 2 =
+    // 3,276,800 B, 7,242,370,880 B at 200 GB/s × 0.922 (apple) = 39.27 ms; 3 more reads of the weights, 3 × 39.20 ms;
+    // unpacking 12,852,024,320 weights × 1.39 at 6.0 TFLOPS (no FP32 figure: 200 GB/s × apple's 30 FLOPs a byte),
+    // 2.97 ms; apple's overhead 5.86 ms (no current-CUDA share): 165.7 ms, 24.14 tokens/s (published 25.55: -5.5 %).
+    const auto& apple = family("apple");
+    const auto& fit = detail::predictor_fit();
+    const double bandwidth = 200e9 * *apple.decode_bandwidth;
+    const double weights = 12852024320.0 * 4.5 / 8;
+    const double seconds = (weights + 4 * 3276800.0) / bandwidth + 3 * weights / bandwidth +
+                           12852024320.0 * *apple.decode_unpack_flops / 6e12 + *apple.decode_overhead_s;
+    const Prediction four = run({.device = "Apple M1 Pro", .workload = "llama-2-13b", .quant = "q4_0", .batch = 4, .context = 4});
+    CHECK_THAT(four.per_second, WithinRel(4 / seconds, 1e-9));
+    CHECK_THAT(four.per_second, WithinRel(24.14, 0.001));
+    CHECK_THAT(four.how, Contains("Metal reads the weights again"));
+    // Every row within the error a prediction states: one token the decode fit's, several the batched checks'
+    // (these rows are among them: -3.6 % to -5.5 %)
+    const auto table = detail::CsvTable::load(PAYBACK_SOURCE_DIR "/tests/fixtures/predictor/llama-bench-metal-2024.csv");
+    REQUIRE(table.rows() == 8);
+    for (std::size_t i = 0; i < table.rows(); ++i) {
+        const int tokens = static_cast<int>(table.number(i, "tokens"));
+        const Prediction p = run({.device = "Apple M1 Pro", .workload = table.text(i, "model"),
+                                  .quant = table.text(i, "quant"), .batch = tokens, .context = tokens});
+        const double error = p.per_second / table.number(i, "tokens_per_second") - 1;
+        INFO(p.quant << ", " << tokens << " tokens a step: " << error);
+        CHECK(p.family_fitted);
+        CHECK(error >= p.error_low);
+        CHECK(error <= p.error_high);
+        CHECK(std::abs(error) < 0.06);
+        if (tokens > 1) {
+            CHECK(error >= fit.decode_batched.low);
+            CHECK(error <= fit.decode_batched.high);
+        }
+    }
+    // More sequences still never lower the tokens a second, past the 8 Metal reads the weights for
+    double previous_rate = run({.device = "Apple M2 Ultra", .workload = "llama-3-8b", .quant = "q4_0", .context = 256}).per_second;
+    for (int batch = 2; batch <= 64; ++batch) {
+        const Prediction p = run({.device = "Apple M2 Ultra", .workload = "llama-3-8b", .quant = "q4_0", .batch = batch, .context = 256});
+        INFO("batch " << batch << ": " << p.per_second);
+        CHECK(p.per_second > previous_rate);
+        previous_rate = p.per_second;
+    }
+}
+
 TEST_CASE("an 8B model at Q4_0 and 8k context fits an 8 GB and a 12 GB card alone, only the 12 GB one at batch 4",
           "[predictor][memory]") {
     // 4.2068 GB of weights + 1 GB of KV cache + 0.0016 GB of activations = 5.2084 GB (memory_fit_test.cpp)
