@@ -50,9 +50,9 @@ the matrix kernels a prompt uses:
                      + (min(B, 8) - 1) x one token's FLOPs / (FP32 x b) + max(0, B - 8) x one token's FLOPs / (FP32 x p x k)
 (one token's compute already sits in the fitted one-sequence tables). b is fitted to the RTX 3090's prompt in
 micro-batches of 2 to 8 tokens in llama-bench-current.csv (least squares on the logarithm of the rate) and checked
-on rows not fitted on: the GB10's llama-batched-bench (2 to 32 sequences, llama-bench-unfitted.csv, a family the
-fit never saw) and the RTX 4090's prompt in micro-batches of 16 to 512 on the 2024 software the fractions were
-fitted to (llama-bench-microbatch-2024.csv). Their error is the one added to a prediction with --batch > 1.
+on rows not fitted on: the GB10's llama-batched-bench (2 to 32 sequences at contexts of 528 to 8,208,
+llama-bench-unfitted.csv, a family the fit never saw) and the RTX 4090's prompt in micro-batches of 16 to 512 on
+the 2024 software the fractions were fitted to (llama-bench-microbatch-2024.csv). Their error is the one added to a prediction with --batch > 1.
 Apple's GPUs run llama.cpp's Metal kernels, whose products of 2 to 8 tokens pass over the weights once for each
 token: there, each token beyond the first up to 8 costs one more read of its weights at the family's fraction e,
 not compute (the M1 Pro's prompts of 2 to 4 tokens, llama-bench-metal-2024.csv, checked and not fitted on).
@@ -386,7 +386,7 @@ def batched_points(fits: dict[str, tuple[float, float, float]], prefill_factors:
         current = GPUS[device]["vendor"] == "NVIDIA" and kind != "2024"  # the program's r: NVIDIA's current builds
         metal = {"pass_seconds": matrices * BITS[row["quant"]] / 8 / (bandwidth * e)} if GPUS[device]["vendor"] == "Apple" else {}
         points.append(metal | {
-            "device": device, "label": f"{row['model']} {row['quant']} {k} tokens a step", "fitted": kind == "fit",
+            "device": device, "label": f"{row['model']} {row['quant']} {k} tokens a step, context {context}", "fitted": kind == "fit",
             "measured": float(row["tokens_per_second"]), "quant": row["quant"], "batch": k,
             "fit": (e, o * (r if current else 1.0), c),
             "seconds_at_peak": (matrices * BITS[row["quant"]] / 8 + kv) / bandwidth,

@@ -60,8 +60,9 @@ struct PredictorFit {
     /// (its bandwidth × its family's FLOPs per byte): those devices' rows of the table, not fitted on
     PhaseError prefill_without_fp32;
     /// Decode of several sequences at once, on rows not fitted on: the GB10's llama-batched-bench (2 to 32
-    /// sequences, tests/fixtures/predictor/llama-bench-unfitted.csv) and an RTX 4090's prompt in micro-batches of
-    /// 16 to 512 tokens (llama-bench-microbatch-2024.csv)
+    /// sequences at contexts of 528 to 8,208, tests/fixtures/predictor/llama-bench-unfitted.csv), an RTX 4090's
+    /// prompt in micro-batches of 16 to 512 tokens (llama-bench-microbatch-2024.csv) and an M1 Pro's of 2 to 4
+    /// (Metal, llama-bench-metal-2024.csv)
     PhaseError decode_batched;
 };
 

@@ -261,16 +261,18 @@ TEST_CASE("families the fit never saw, against newer llama.cpp: the GB10 decodin
     // ROCm table in llama.cpp pull request 26284; neither family (blackwell, rdna3) has a row in the fitted data.
     // A tgN test at depth d decodes N tokens after d, an average context of d + N/2. Today: the GB10 +5.3 %, +6.1 %,
     // +6.4 %, +6.6 % and +10.4 % from depth 0 to 32,768; the RX 7900 XTX (ROCm: no current-CUDA overhead) -6.1 %
-    // and -5.1 %. llama-batched-bench's B sequences (a 512-token prompt each, then 32 tokens: context 528) read the
-    // weights once a step for all B, and each beyond the first adds its compute, up to 8 at the share fitted to an
-    // RTX 3090, beyond at a prompt's: +8.8 %, +6.0 %, -0.4 %, +7.6 %, +5.6 % at B = 2 to 32 (reading the weights
-    // once alone said +12 % to +49 %); these rows are among the fit's batched checks. A ppN test at depth d evaluates tokens d to d + N, whose
+    // and -5.1 %. llama-batched-bench's B sequences (a prompt of 512, 4,096 or 8,192 tokens each, then 32 tokens:
+    // context 528, 4,112 or 8,208) read the weights once a step for all B, and each beyond the first adds its
+    // compute, up to 8 at the share fitted to an RTX 3090, beyond at a prompt's: +8.8 %, +6.0 %, -0.4 %, +7.6 %,
+    // +5.6 % at B = 2 to 32 and context 528 (reading the weights once alone said +12 % to +49 %), +1.4 % to +9.7 % at
+    // 4,112, +1.5 % to +10.2 % at 8,208, where 32 caches are 15.1 GB a step against 7.5 GB of weights; these rows
+    // are among the fit's batched checks. A ppN test at depth d evaluates tokens d to d + N, whose
     // attention the prefill roofline counts at the average position context / 2: context 2d + N. Prompts are
     // predicted from FP32 peak, and these two run theirs below what the fitted NVIDIA families get from it: the
     // GB10 +46 %, +43 %, +42 %, +39 %, +36 %, the RX 7900 XTX (whose 61.4 TFLOPS count RDNA 3's dual issue) +93 %:
     // inside the unfitted range, within a factor 2.
     const auto table = detail::CsvTable::load(PAYBACK_SOURCE_DIR "/tests/fixtures/predictor/llama-bench-unfitted.csv");
-    REQUIRE(table.rows() == 18);
+    REQUIRE(table.rows() == 28);
     std::map<int, std::pair<double, double>> gb10_prefill;  // depth: published, predicted
     std::vector<double> batched_errors;
     for (std::size_t i = 0; i < table.rows(); ++i) {
@@ -289,12 +291,12 @@ TEST_CASE("families the fit never saw, against newer llama.cpp: the GB10 decodin
         CHECK(measured * (1 + p.error_low) <= p.per_second);
         CHECK(p.per_second <= measured * (1 + p.error_high));
         const double error = p.per_second / measured - 1;
-        CHECK(std::abs(error) < (prefill ? 1.0 : batch > 1 ? 0.09 : 0.11));
+        CHECK(std::abs(error) < (prefill ? 1.0 : 0.11));
         if (batch > 1) batched_errors.push_back(error);
         if (prefill && p.device == "GB10 DGX Spark") gb10_prefill[depth] = {measured, p.per_second};
     }
-    // Inside the batched error the fit states; the highest of its checks is the GB10's two sequences
-    REQUIRE(batched_errors.size() == 5);
+    // Inside the batched error the fit states; the highest of its checks is the GB10's two sequences at 8,208
+    REQUIRE(batched_errors.size() == 15);
     const auto [lowest, highest] = std::minmax_element(batched_errors.begin(), batched_errors.end());
     CHECK(*lowest >= detail::predictor_fit().decode_batched.low);
     CHECK_THAT(*highest, WithinAbs(detail::predictor_fit().decode_batched.high, 0.002));
@@ -368,11 +370,12 @@ TEST_CASE("several sequences at once: each beyond the first adds its compute, up
                                 848067756032.0 / (35.58e12 * prompt_share) + overhead;
     CHECK_THAT(many.per_second, WithinRel(64 / many_seconds, 1e-9));
     CHECK_THAT(many.per_second, WithinRel(2043.1, 0.001));
-    // Checked on rows not fitted on: the GB10's llama-batched-bench at 2 to 32 sequences (two tests on) and an RTX
-    // 4090's prompt in micro-batches of 16 to 512 (the next test): -11.1 % to +8.8 %; a prediction of several
-    // sequences states the wider of that and decode's
+    // Checked on rows not fitted on: the GB10's llama-batched-bench at 2 to 32 sequences and contexts of 528 to
+    // 8,208 (two tests on), an RTX 4090's prompt in micro-batches of 16 to 512 (the next test) and an M1 Pro's of 2
+    // to 4 (Metal, after it): -11.1 % to +10.2 %; a prediction of several sequences states the wider of that and
+    // decode's
     CHECK_THAT(fit.decode_batched.low, WithinAbs(-0.111, 0.001));
-    CHECK_THAT(fit.decode_batched.high, WithinAbs(0.088, 0.001));
+    CHECK_THAT(fit.decode_batched.high, WithinAbs(0.102, 0.001));
     CHECK(eight.error_low == std::min(fit.decode.low, fit.decode_batched.low));
     CHECK(eight.error_high == std::max(fit.decode.high, fit.decode_batched.high));
     CHECK(many.error_low == eight.error_low);
@@ -450,7 +453,7 @@ TEST_CASE("several sequences on Apple's GPUs: Metal reads the weights again for 
     for (std::size_t i = 0; i < table.rows(); ++i) {
         const int tokens = static_cast<int>(table.number(i, "tokens"));
         const Prediction p = run({.device = "Apple M1 Pro", .workload = table.text(i, "model"),
-                                  .quant = table.text(i, "quant"), .batch = tokens, .context = tokens});
+                                  .quant = table.text(i, "quant"), .batch = tokens, .context = std::max(1, tokens / 2)});
         const double error = p.per_second / table.number(i, "tokens_per_second") - 1;
         INFO(p.quant << ", " << tokens << " tokens a step: " << error);
         CHECK(p.family_fitted);
