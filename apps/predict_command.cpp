@@ -1,5 +1,5 @@
 // payback predict --device NAME|NAME,NAME,...|all --workload NAME [--precision fp32|fp16|bf16]
-//   [--quant f16|q8_0|q4_0|q4_k_m] [--phase train|prefill|decode] [--batch N] [--context N] [--gpus N]
+//   [--quant f16|q8_0|q4_0|q4_k_m|mxfp4] [--phase train|prefill|decode] [--batch N] [--context N] [--gpus N]
 //   [--from PROFILE.json] [--json]
 #include <algorithm>
 #include <cstdio>
@@ -118,7 +118,9 @@ void add_predict_command(CLI::App& app) {
         ->required();
     command->add_option("--workload", args->request.workload, "A model of pricing/models.csv")->required();
     command->add_option("--precision", args->request.precision, "fp32, fp16 or bf16 (default fp16: mixed precision)");
-    command->add_option("--quant", args->request.quant, "An LLM's weights: f16, q8_0, q4_0 or q4_k_m (default f16)");
+    command->add_option("--quant", args->request.quant,
+                        "An LLM's weights: f16, q8_0, q4_0, q4_k_m or mxfp4 (gpt-oss's: experts in MXFP4, the rest in "
+                        "Q8_0; default f16)");
     command->add_option("--phase", args->request.phase,
                         "train, prefill or decode (default train for a training workload, decode for an LLM)");
     command->add_option("--batch", args->request.batch, "Samples per step, or sequences decoded at once (default 1)");

@@ -179,13 +179,14 @@ TEST_CASE("catalog models lists pricing/models.csv: what payback predict --workl
     CHECK(lines.size() - 1 == models);
     // Counts as the file writes them, the embedding untied (empty in the file: false)
     CHECK(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
-        return line.starts_with("llama-3-8b,llm,8030261248,,32,4096,32,8,128,14336,128256,false,8192,,,15009849344,"
+        return line.starts_with("llama-3-8b,llm,8030261248,,,32,4096,32,8,128,14336,128256,false,8192,,,15009849344,"
                                 "2026-12-01,");
     }));
 
     const auto oss = nlohmann::json::parse(payback::test::run("catalog models --model gpt-oss-20b --json").out);
     REQUIRE(oss.size() == 1);
     CHECK(oss[0].at("active_parameters") == 3610000000LL);
+    CHECK(oss[0].at("expert_parameters") == 19116933120LL);
     CHECK(oss[0].at("flops_per_sample").is_null());
 
     // The table in model-card sizes, with the weight formats under it
@@ -195,4 +196,5 @@ TEST_CASE("catalog models lists pricing/models.csv: what payback predict --workl
     CHECK_THAT(table.out, Catch::Contains("3.61 B"));   // gpt-oss-20b's active ones
     CHECK_THAT(table.out, Catch::Contains("62,006"));   // the tutorial CNN's
     CHECK_THAT(table.out, Catch::Contains("q4_k_m 4.84"));
+    CHECK_THAT(table.out, Catch::Contains("mxfp4 4.25 (experts; other weights 8.5)"));
 }

@@ -27,6 +27,7 @@ py::list models(const ModelCatalog& catalog) {
         r["kind"] = s.kind == ModelKind::llm ? "llm" : "train";
         r["parameters"] = s.parameters;
         r["active_parameters"] = maybe(s.active_parameters);
+        r["expert_parameters"] = maybe(s.expert_parameters);
         r["layers"] = maybe(s.layers);
         r["d_model"] = maybe(s.d_model);
         r["heads"] = maybe(s.heads);

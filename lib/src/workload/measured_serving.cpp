@@ -78,8 +78,7 @@ ServingPrediction serving_from_profile(const CalibrationProfile& profile, const 
                             bench_kv_bytes;
     const double bytes_per_second = (bench_weight_bytes + b.batch * bench_kv) * *b.tokens_per_second / b.batch;
     const int batch = request.concurrency;
-    const double weight_bytes = std::min(model.matrix_parameters() * quant.bits_per_weight / 8,
-                                         model.parameters_per_token() * quant.bits_per_weight / 8 * batch);
+    const double weight_bytes = quant.bytes(model.shared_weights(), model.step_expert_weights(batch));
     const double kv = 2.0 * *model.layers * *model.kv_heads * *model.head_dim * request.context * served_kv_bytes;
     const double decode = batch * bytes_per_second / (weight_bytes + batch * kv);
 

@@ -30,7 +30,8 @@ MemoryNeed llm_memory(const ModelSpec& model, const QuantFormat& quant, int cont
     const double vocabulary = shape(model.vocabulary, model, "vocabulary");
     const double ffn = model.ffn.value_or(0);
     MemoryNeed need;
-    need.weights_gb = model.parameters * quant.bits_per_weight / 8 / bytes_per_gb;
+    // Every weight is held, the input embedding too: the experts in the format's bits, the rest in its others'.
+    need.weights_gb = quant.bytes(model.parameters - model.expert_weights(), model.expert_weights()) / bytes_per_gb;
     need.kv_cache_gb = 2 * layers * kv_heads * head_dim * context * batch * kv_bytes_per_element / bytes_per_gb;
     need.activations_gb = batch * activation_bytes_per_element *
                           (vocabulary + heads * context + 4 * d_model + 2 * ffn) / bytes_per_gb;

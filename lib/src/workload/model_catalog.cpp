@@ -65,6 +65,7 @@ ModelSpec read_model(const CsvTable& t, std::size_t r) {
     m.kind = kind == "llm" ? ModelKind::llm : ModelKind::train;
     m.parameters = required_number(t, r, "parameters", 1, max_parameters);
     m.active_parameters = number(t, r, "active_parameters", 1, max_parameters);
+    m.expert_parameters = number(t, r, "expert_parameters", 1, max_parameters);
     m.layers = whole(t, r, "layers");
     m.d_model = whole(t, r, "d_model");
     m.heads = whole(t, r, "heads");
@@ -86,6 +87,18 @@ ModelSpec read_model(const CsvTable& t, std::size_t r) {
     m.line = t.line_of(r);
     if (m.active_parameters && *m.active_parameters > m.parameters)
         throw t.error(r, "active_parameters", "must not exceed parameters");
+    if (m.expert_parameters) {
+        // The experts are some of the matrices, and a token reads every other matrix and some experts.
+        if (!m.active_parameters) throw t.error(r, "expert_parameters", "a mixture of experts needs its active_parameters");
+        if (*m.expert_parameters >= m.matrix_parameters())
+            throw t.error(r, "expert_parameters", fmt::format("must be below the {:.0f} weights outside the input "
+                                                              "embedding", m.matrix_parameters()));
+        if (m.active_expert_weights() <= 0 || m.active_expert_weights() > *m.expert_parameters)
+            throw t.error(r, "expert_parameters",
+                          fmt::format("leaves a token {:.0f} expert weights of {:.0f} (active_parameters less the "
+                                      "{:.0f} other matrices): check both",
+                                      m.active_expert_weights(), *m.expert_parameters, m.shared_weights()));
+    }
     if (m.kind == ModelKind::train && !m.flops_per_sample)
         throw t.error(r, "flops_per_sample", "a train model needs its FLOPs per sample");
     if (m.kind == ModelKind::llm) {
@@ -101,6 +114,7 @@ QuantFormat read_quant(const CsvTable& t, std::size_t r) {
     QuantFormat q;
     q.name = t.required(r, "name");
     q.bits_per_weight = required_number(t, r, "bits_per_weight", 1, 32);
+    q.other_bits_per_weight = number(t, r, "other_bits_per_weight", 1, 32);
     const auto block_size = whole(t, r, "block_size");
     if (!block_size) throw t.error(r, "block_size", "must not be empty");
     q.block_size = *block_size;
@@ -144,11 +158,12 @@ ModelCatalog ModelCatalog::load(const std::string& directory) {
     const std::filesystem::path dir(directory);
     ModelCatalog c;
     c.models_ = load_rows<ModelSpec>(dir / "models.csv",
-                                     {"name", "kind", "parameters", "active_parameters", "layers", "d_model", "heads",
-                                      "kv_heads", "head_dim", "ffn", "vocabulary", "tied_embeddings", "context", "sequence",
-                                      "flops_per_sample", "flops_per_token", "as_of", "source"},
+                                     {"name", "kind", "parameters", "active_parameters", "expert_parameters", "layers",
+                                      "d_model", "heads", "kv_heads", "head_dim", "ffn", "vocabulary", "tied_embeddings",
+                                      "context", "sequence", "flops_per_sample", "flops_per_token", "as_of", "source"},
                                      read_model);
-    c.quants_ = load_rows<QuantFormat>(dir / "quants.csv", {"name", "bits_per_weight", "block_size", "as_of", "source"},
+    c.quants_ = load_rows<QuantFormat>(dir / "quants.csv",
+                                       {"name", "bits_per_weight", "other_bits_per_weight", "block_size", "as_of", "source"},
                                        read_quant);
     return c;
 }

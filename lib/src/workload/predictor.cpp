@@ -236,7 +236,8 @@ void roofline(const Resolved& r, Prediction& p) {
         return;
     }
     const double head_width = double(*model.heads) * *model.head_dim;
-    const double weight_bytes_per_token = model.parameters_per_token() * r.quant->bits_per_weight / 8;
+    // A token reads the matrices outside the experts and its experts', in the format's bits for each.
+    const double weight_bytes_per_token = r.quant->bytes(model.shared_weights(), model.active_expert_weights());
     const double kv_bytes = 2.0 * *model.layers * *model.kv_heads * *model.head_dim * p.context * fp16_bytes;
     const double achievable_bandwidth = bandwidth * fraction(gpu, &FamilyFractions::decode_bandwidth);
     const double fp32 = compute_flops(gpu, bandwidth);
@@ -247,7 +248,8 @@ void roofline(const Resolved& r, Prediction& p) {
         // Attention over a prompt of `context` tokens: QKᵀ and ×V at the average position context ÷ 2.
         const double flops = *model.flops_per_token + 2.0 * *model.layers * p.context * head_width;
         const double seconds = std::max(flops / (fp32 * prompt_share),
-                                        model.matrix_parameters() * r.quant->bits_per_weight / 8 / prefill_ubatch / achievable_bandwidth);
+                                        r.quant->bytes(model.shared_weights(), model.expert_weights()) / prefill_ubatch /
+                                            achievable_bandwidth);
         p.per_second = 1 / seconds;
         set_error(p, family_fitted(gpu, &FamilyFractions::prefill), fit.prefill, fit.prefill_unfitted);
         if (!gpu.fp32_tflops) widen_error(p, fit.prefill_without_fp32);  // the stand-in for its compute
@@ -264,7 +266,8 @@ void roofline(const Resolved& r, Prediction& p) {
     }
     // decode: one step produces a token for each of `batch` sequences; a mixture of experts reads more
     // experts the more sequences it decodes at once, up to all of them.
-    const double weight_bytes = std::min(model.matrix_parameters() * r.quant->bits_per_weight / 8, weight_bytes_per_token * p.batch);
+    const double step_experts = model.step_expert_weights(p.batch);
+    const double weight_bytes = r.quant->bytes(model.shared_weights(), step_experts);
     const double bytes = weight_bytes + p.batch * kv_bytes;
     const double memory_seconds = bytes / achievable_bandwidth;
     const double sequence_flops = *model.flops_per_token + 4.0 * *model.layers * p.context * head_width;
@@ -285,7 +288,7 @@ void roofline(const Resolved& r, Prediction& p) {
     const double overhead = fraction(gpu, &FamilyFractions::decode_overhead_s) * (cuda ? fit.decode_overhead_current : 1.0);
     // Quantized weights are unpacked once a step, at a cost in FP32 operations a weight fitted per family.
     const double unpack_seconds = p.quant == "f16" ? 0.0
-                                                   : weight_bytes * 8 / r.quant->bits_per_weight *
+                                                   : (model.shared_weights() + step_experts) *
                                                          fraction(gpu, &FamilyFractions::decode_unpack_flops) /
                                                          compute_flops(gpu, bandwidth);
     // Split over several devices, each reads its layers' share at its own bandwidth, one after another:

@@ -55,7 +55,7 @@ TEST_CASE("the shipped model catalog: every LLM's FLOPs per token are twice the 
         CHECK(*m.heads % *m.kv_heads == 0);
     }
     CHECK(llms >= 10);
-    CHECK(catalog.quants().size() == 4);
+    CHECK(catalog.quants().size() == 5);
 }
 
 TEST_CASE("a token reads every matrix but the untied input embedding, or a mixture's active weights", "[memory][catalog]") {
@@ -76,6 +76,25 @@ TEST_CASE("a token reads every matrix but the untied input embedding, or a mixtu
     CHECK(small.matrix_parameters() == small.parameters);
 }
 
+TEST_CASE("gpt-oss in its own format: experts in MXFP4, the rest in Q8_0, as big as its published files",
+          "[memory][catalog]") {
+    const ModelCatalog& catalog = ModelCatalog::shipped();
+    // gpt-oss-20b: 19,116,933,120 expert weights × 4.25 / 8 + the other 1,797,824,064 (the input embedding with
+    // them) × 8.5 / 8 = 12,066,058,788 B = 11.237 GiB; llama-bench reports ggml-org's file as 11.27 GiB
+    // (llama.cpp benches/dgx-spark.md)
+    const QuantFormat& mxfp4 = catalog.quant("mxfp4");
+    const MemoryNeed oss = llm_memory(catalog.model("gpt-oss-20b"), mxfp4, 1, 1);
+    CHECK(oss.weights_gb == 12066058788.0 / bytes_per_gb);
+    CHECK_THAT(oss.weights_gb, WithinRel(11.27, 0.005));
+    // gpt-oss-120b: 114,701,598,720 × 4.25 / 8 + 2,127,557,952 × 8.5 / 8 = 63,195,754,644 B = 58.856 GiB; 59.02 reported
+    const MemoryNeed big = llm_memory(catalog.model("gpt-oss-120b"), mxfp4, 1, 1);
+    CHECK(big.weights_gb == 63195754644.0 / bytes_per_gb);
+    CHECK_THAT(big.weights_gb, WithinRel(59.02, 0.005));
+    // A dense model has only "other" weights: mxfp4 holds it as Q8_0 does
+    CHECK(llm_memory(catalog.model("llama-3-8b"), mxfp4, 1, 1).weights_gb ==
+          llm_memory(catalog.model("llama-3-8b"), catalog.quant("q8_0"), 1, 1).weights_gb);
+}
+
 TEST_CASE("a training workload has no memory fit as an LLM, and unknown names get a suggestion", "[memory]") {
     const ModelCatalog& catalog = ModelCatalog::shipped();
     const InputError not_llm =
@@ -86,6 +105,6 @@ TEST_CASE("a training workload has no memory fit as an LLM, and unknown names ge
     CHECK_THAT(model.what(), Catch::Matchers::Contains("did you mean \"llama-3-8b\"?"));
     const InputError quant = test::input_error([&] { catalog.quant("q4_k"); });
     CHECK(quant.key_path() == "quant");
-    CHECK_THAT(quant.what(), Catch::Matchers::Contains("(f16, q8_0, q4_0, q4_k_m); did you mean"));  // four: all named
+    CHECK_THAT(quant.what(), Catch::Matchers::Contains("(f16, q8_0, q4_0, q4_k_m, mxfp4); did you mean"));  // five: all named
     CHECK_THAT(model.what(), !Catch::Matchers::Contains("(resnet50"));  // seventeen models: only the closest
 }

@@ -4,6 +4,7 @@
 // closest name on a miss.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@ struct ModelSpec {
     ModelKind kind = ModelKind::train;
     double parameters = 0;
     std::optional<double> active_parameters;  ///< a mixture of experts: the weights one token reads
+    std::optional<double> expert_parameters;  ///< a mixture of experts: the weights of all its routed experts
     std::optional<int> layers;
     std::optional<int> d_model;
     std::optional<int> heads;
@@ -45,13 +47,33 @@ struct ModelSpec {
     /// The weights one token reads: a mixture of experts' active ones as published (gpt-oss's count
     /// already leaves the input embedding out), else matrix_parameters().
     double parameters_per_token() const { return active_parameters.value_or(matrix_parameters()); }
+    /// A mixture of experts' expert weights: expert_parameters, or where the row gives none every matrix (its
+    /// tokens then read shares of all of them); none in a dense model.
+    double expert_weights() const { return expert_parameters.value_or(active_parameters ? matrix_parameters() : 0.0); }
+    /// The matrices every token reads: all but the experts.
+    double shared_weights() const { return matrix_parameters() - expert_weights(); }
+    /// The expert weights one token reads.
+    double active_expert_weights() const { return parameters_per_token() - shared_weights(); }
+    /// The expert weights a decoding step of `sequences` reads: each sequence's, until all are read (as if no two
+    /// shared an expert).
+    double step_expert_weights(int sequences) const {
+        return std::min(expert_weights(), active_expert_weights() * sequences);
+    }
 };
 
 struct QuantFormat {
-    std::string name;  ///< "f16", "q8_0", "q4_0", "q4_k_m"
+    std::string name;  ///< "f16", "q8_0", "q4_0", "q4_k_m", "mxfp4"
     double bits_per_weight = 0;
+    /// The weights outside a mixture of experts' experts, where the format keeps them otherwise (gpt-oss's MXFP4
+    /// GGUFs: Q8_0, 8.5); else bits_per_weight
+    std::optional<double> other_bits_per_weight;
     int block_size = 1;
     std::string source;
+
+    /// Bytes of `others` weights outside the experts and `experts` expert weights.
+    double bytes(double others, double experts) const {
+        return (others * other_bits_per_weight.value_or(bits_per_weight) + experts * bits_per_weight) / 8;
+    }
 };
 
 class ModelCatalog {
