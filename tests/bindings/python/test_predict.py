@@ -36,6 +36,18 @@ def test_an_llm_gets_tokens_per_second_and_the_program_prints_the_same() -> None
     assert cli == p
 
 
+def test_gpt_oss_in_its_own_format_as_the_program_predicts_it() -> None:
+    # mxfp4: the experts in MXFP4 (4.25 bits), the rest in Q8_0 (8.5): gpt-oss-20b's weights are 12,066,058,788 B,
+    # 11.237 GiB (ggml-org's file: 11.27 GiB); on the GB10, 78.9 tokens/s at context 16 (llama.cpp published 84.10)
+    p = payback.predict("GB10 DGX Spark", "gpt-oss-20b", quant="mxfp4", context=16)
+    assert p["quant"] == "mxfp4"
+    assert p["tokens_per_second"] == pytest.approx(78.9, rel=1e-3)
+    assert p["memory_gb_needed"] == pytest.approx(12066058788 / 2**30, rel=1e-3)  # the cache and buffers: small
+    cli = run_cli("predict", "--device", "GB10 DGX Spark", "--workload", "gpt-oss-20b", "--quant", "mxfp4",
+                  "--context", "16")
+    assert cli == p
+
+
 def test_an_llm_split_over_two_cards_gets_their_memory_and_pays_a_hop() -> None:
     # Llama 3 70B at Q4_K_M fits no 24 GB card; two RTX 3090s hold 48 GB. Each further card adds
     # 0.1834 ms a token (the median hop of Dai's multi-GPU llama-bench rows; predictor_test.cpp).
