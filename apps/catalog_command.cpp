@@ -175,8 +175,8 @@ Listing list_models(const CatalogArgs& a) {
     Listing l{TextTable({{"model", A::left}, {"kind", A::left}, {"params"}, {"active"}, {"layers"}, {"d_model"},
                          {"context"}, {"FLOPs"}}),
               {"name", "kind", "parameters", "active_parameters", "expert_parameters", "layers", "d_model", "heads",
-               "kv_heads", "head_dim", "ffn", "vocabulary", "tied_embeddings", "context", "sequence", "flops_per_sample",
-               "flops_per_token", "as_of", "source"}};
+               "kv_heads", "head_dim", "ffn", "vocabulary", "tied_embeddings", "context", "attention_window",
+               "window_layers", "sequence", "flops_per_sample", "flops_per_token", "as_of", "source"}};
     const auto whole = [](const std::optional<int>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
     // Counts of weights and FLOPs are whole numbers: written as models.csv has them, not as 8030261248.0.
     const auto count = [](const std::optional<double>& v) {
@@ -196,6 +196,7 @@ Listing list_models(const CatalogArgs& a) {
                           {"d_model", whole(m.d_model)}, {"heads", whole(m.heads)}, {"kv_heads", whole(m.kv_heads)},
                           {"head_dim", whole(m.head_dim)}, {"ffn", whole(m.ffn)}, {"vocabulary", whole(m.vocabulary)},
                           {"tied_embeddings", m.tied_embeddings}, {"context", whole(m.context)},
+                          {"attention_window", whole(m.attention_window)}, {"window_layers", whole(m.window_layers)},
                           {"sequence", whole(m.sequence)}, {"flops_per_sample", count(m.flops_per_sample)},
                           {"flops_per_token", count(m.flops_per_token)}, {"as_of", m.as_of},
                           {"source", m.source}});

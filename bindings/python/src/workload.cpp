@@ -37,6 +37,8 @@ py::list models(const ModelCatalog& catalog) {
         r["vocabulary"] = maybe(s.vocabulary);
         r["tied_embeddings"] = s.tied_embeddings;
         r["context"] = maybe(s.context);
+        r["attention_window"] = maybe(s.attention_window);
+        r["window_layers"] = maybe(s.window_layers);
         r["sequence"] = maybe(s.sequence);
         r["flops_per_sample"] = maybe(s.flops_per_sample);
         r["flops_per_token"] = maybe(s.flops_per_token);

@@ -79,14 +79,15 @@ ServingPrediction serving_from_profile(const CalibrationProfile& profile, const 
     const double bytes_per_second = (bench_weight_bytes + b.batch * bench_kv) * *b.tokens_per_second / b.batch;
     const int batch = request.concurrency;
     const double weight_bytes = quant.bytes(model.shared_weights(), model.step_expert_weights(batch));
-    const double kv = 2.0 * *model.layers * *model.kv_heads * *model.head_dim * request.context * served_kv_bytes;
+    const double kv = 2.0 * *model.kv_heads * *model.head_dim * model.attended_positions(request.context) * served_kv_bytes;
     const double decode = batch * bytes_per_second / (weight_bytes + batch * kv);
 
     // Prefill: 2 FLOPs a matrix weight a token and attention at the prompt's average position (the
     // predictor's count), so FLOPs a token × tokens a second is what the device achieves.
     const double bench_flops = 2 * bench_matrix_weights(shape) + 2.0 * shape.layers * b.context * shape.d_model;
     const double flops_per_second = bench_flops * *b.prefill_tokens_per_second;
-    const double flops = *model.flops_per_token + 2.0 * *model.layers * request.context * *model.heads * *model.head_dim;
+    const double flops =
+        *model.flops_per_token + 4.0 * model.attended_positions(request.context / 2.0) * *model.heads * *model.head_dim;
     const double prefill = flops_per_second / flops;
 
     ServingPrediction out;

@@ -78,6 +78,8 @@ ModelSpec read_model(const CsvTable& t, std::size_t r) {
         throw t.error(r, "tied_embeddings", "expected true, false or nothing, got \"" + tied + "\"");
     m.tied_embeddings = tied == "true";
     m.context = whole(t, r, "context");
+    m.attention_window = whole(t, r, "attention_window");
+    m.window_layers = whole(t, r, "window_layers");
     m.sequence = whole(t, r, "sequence");
     m.flops_per_sample = number(t, r, "flops_per_sample", 1, max_flops);
     m.flops_per_token = number(t, r, "flops_per_token", 1, max_flops);
@@ -99,6 +101,11 @@ ModelSpec read_model(const CsvTable& t, std::size_t r) {
                                       "{:.0f} other matrices): check both",
                                       m.active_expert_weights(), *m.expert_parameters, m.shared_weights()));
     }
+    if (m.attention_window.has_value() != m.window_layers.has_value())
+        throw t.error(r, m.attention_window ? "window_layers" : "attention_window",
+                      "attention_window and window_layers go together: the window and how many layers attend to it only");
+    if (m.window_layers && (!m.layers || *m.window_layers > *m.layers))
+        throw t.error(r, "window_layers", fmt::format("must not exceed layers ({})", m.layers.value_or(0)));
     if (m.kind == ModelKind::train && !m.flops_per_sample)
         throw t.error(r, "flops_per_sample", "a train model needs its FLOPs per sample");
     if (m.kind == ModelKind::llm) {
@@ -160,7 +167,8 @@ ModelCatalog ModelCatalog::load(const std::string& directory) {
     c.models_ = load_rows<ModelSpec>(dir / "models.csv",
                                      {"name", "kind", "parameters", "active_parameters", "expert_parameters", "layers",
                                       "d_model", "heads", "kv_heads", "head_dim", "ffn", "vocabulary", "tied_embeddings",
-                                      "context", "sequence", "flops_per_sample", "flops_per_token", "as_of", "source"},
+                                      "context", "attention_window", "window_layers", "sequence", "flops_per_sample",
+                                      "flops_per_token", "as_of", "source"},
                                      read_model);
     c.quants_ = load_rows<QuantFormat>(dir / "quants.csv",
                                        {"name", "bits_per_weight", "other_bits_per_weight", "block_size", "as_of", "source"},

@@ -238,7 +238,7 @@ void roofline(const Resolved& r, Prediction& p) {
     const double head_width = double(*model.heads) * *model.head_dim;
     // A token reads the matrices outside the experts and its experts', in the format's bits for each.
     const double weight_bytes_per_token = r.quant->bytes(model.shared_weights(), model.active_expert_weights());
-    const double kv_bytes = 2.0 * *model.layers * *model.kv_heads * *model.head_dim * p.context * fp16_bytes;
+    const double kv_bytes = 2.0 * *model.kv_heads * *model.head_dim * model.attended_positions(p.context) * fp16_bytes;
     const double achievable_bandwidth = bandwidth * fraction(gpu, &FamilyFractions::decode_bandwidth);
     const double fp32 = compute_flops(gpu, bandwidth);
     // The share of FP32 peak a prompt's matrix kernels reach: prefill's, and decode's sequences beyond the few.
@@ -246,7 +246,7 @@ void roofline(const Resolved& r, Prediction& p) {
         fraction(gpu, &FamilyFractions::prefill) * (p.quant == "f16" ? 1.0 : fit.prefill_quantized_factor);
     if (p.phase == "prefill") {
         // Attention over a prompt of `context` tokens: QKᵀ and ×V at the average position context ÷ 2.
-        const double flops = *model.flops_per_token + 2.0 * *model.layers * p.context * head_width;
+        const double flops = *model.flops_per_token + 4.0 * model.attended_positions(p.context / 2.0) * head_width;
         const double seconds = std::max(flops / (fp32 * prompt_share),
                                         r.quant->bytes(model.shared_weights(), model.expert_weights()) / prefill_ubatch /
                                             achievable_bandwidth);
@@ -270,7 +270,7 @@ void roofline(const Resolved& r, Prediction& p) {
     const double weight_bytes = r.quant->bytes(model.shared_weights(), step_experts);
     const double bytes = weight_bytes + p.batch * kv_bytes;
     const double memory_seconds = bytes / achievable_bandwidth;
-    const double sequence_flops = *model.flops_per_token + 4.0 * *model.layers * p.context * head_width;
+    const double sequence_flops = *model.flops_per_token + 4.0 * model.attended_positions(p.context) * head_width;
     // One sequence's compute overlaps the weights' reading (the fitted one-sequence tables hold it); each further
     // one's adds to the step: up to vector_kernel_tokens at a share of FP32 peak fitted to a 3090's micro-batches,
     // beyond that at a prompt's share.

@@ -90,6 +90,9 @@ TEST_CASE("gpt-oss in its own format: experts in MXFP4, the rest in Q8_0, as big
     const MemoryNeed big = llm_memory(catalog.model("gpt-oss-120b"), mxfp4, 1, 1);
     CHECK(big.weights_gb == 63195754644.0 / bytes_per_gb);
     CHECK_THAT(big.weights_gb, WithinRel(59.02, 0.005));
+    // Its cache at the full 131,072 tokens: 2 × 8 KV heads × 64 × 2 B = 2,048 B a position, over 12 full layers ×
+    // 131,072 + 12 windowed × 128 = 1,574,400 positions: 3,224,371,200 B (every layer whole would be twice that)
+    CHECK(llm_memory(catalog.model("gpt-oss-20b"), mxfp4, 131072, 1).kv_cache_gb == 3224371200.0 / bytes_per_gb);
     // A dense model has only "other" weights: mxfp4 holds it as Q8_0 does
     CHECK(llm_memory(catalog.model("llama-3-8b"), mxfp4, 1, 1).weights_gb ==
           llm_memory(catalog.model("llama-3-8b"), catalog.quant("q8_0"), 1, 1).weights_gb);

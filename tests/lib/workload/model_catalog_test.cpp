@@ -1,5 +1,6 @@
-// The model catalog's mixtures of experts: the expert weights apart from the matrices every token reads
-// (models.csv's expert_parameters), by hand on gpt-oss, and rows whose split cannot be, refused.
+// The model catalog's mixtures of experts (models.csv's expert_parameters: the expert weights apart from the
+// matrices every token reads) and windowed attention (attention_window, window_layers), by hand on gpt-oss, and rows
+// whose split or window cannot be, refused.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -89,4 +90,28 @@ TEST_CASE("a format may keep the weights outside the experts otherwise: mxfp4, g
     const QuantFormat& q4 = ModelCatalog::shipped().quant("q4_0");
     CHECK_FALSE(q4.other_bits_per_weight);
     CHECK(q4.bytes(32, 32) == 2 * 18);
+}
+
+TEST_CASE("windowed attention: every other layer of gpt-oss attends to the last 128 tokens only", "[catalog]") {
+    const ModelCatalog& catalog = ModelCatalog::shipped();
+    // gpt-oss-20b at 32,784 tokens: 12 full layers × 32,784 + 12 windowed × 128 = 394,944 positions, which its
+    // cache holds and attention reads (24 × 32,784 = 786,816 counting every layer whole); under 128 tokens the
+    // window changes nothing
+    const ModelSpec& oss = catalog.model("gpt-oss-20b");
+    CHECK(oss.attended_positions(32784) == 394944);
+    CHECK(oss.attended_positions(100) == 2400);
+    // A model without windows: every layer, every position
+    CHECK(catalog.model("llama-3-8b").attended_positions(4096) == 32 * 4096);
+}
+
+TEST_CASE("a window without its layers, or more windowed layers than layers, is refused", "[catalog][errors]") {
+    // llama-3-8b (line 6) given a window and no layers for it
+    const InputError alone = refused("128256,,8192,,,", "128256,,8192,4096,,");
+    CHECK(alone.line() == 6);
+    CHECK(alone.key_path() == "window_layers");
+    CHECK_THAT(alone.message(), Catch::Contains("go together"));
+    // gpt-oss-20b with 25 windowed layers of 24
+    const InputError many = refused("131072,128,12,", "131072,128,25,");
+    CHECK(many.key_path() == "window_layers");
+    CHECK_THAT(many.message(), Catch::Contains("must not exceed layers (24)"));
 }

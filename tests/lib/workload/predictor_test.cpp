@@ -263,9 +263,8 @@ TEST_CASE("families the fit never saw, against newer llama.cpp: the GB10 decodin
     // ROCm table in llama.cpp pull request 26284; neither family (blackwell, rdna3) has a row in the fitted data. A
     // tgN test at depth d decodes N tokens after d, an average context of d + N/2. Today: the GB10 +5.3 %, +6.1 %,
     // +6.4 %, +6.6 % and +10.4 % from depth 0 to 32,768; the RX 7900 XTX (ROCm: no current-CUDA overhead) -6.1 %
-    // and -5.1 %. gpt-oss 20B and 120B on the GB10 in their own format (experts in MXFP4, the rest in Q8_0): -6.2 %
-    // to -12.5 % and +2.1 % to -7.8 % from depth 0 to 32,768 (half of gpt-oss's layers attend to a window of 128
-    // tokens, which the cache counted here ignores, so the long contexts come out slow). llama-batched-bench's B
+    // and -5.1 %. gpt-oss 20B and 120B on the GB10 in their own format (experts in MXFP4, the rest in Q8_0), every
+    // other layer's cache 128 tokens: -6.2 % to +5.1 % and +2.1 % to +12.8 % from depth 0 to 32,768. llama-batched-bench's B
     // sequences (a prompt of 512, 4,096 or 8,192 tokens each, then 32 tokens: context 528, 4,112 or 8,208) read the
     // weights once a step for all B, and each beyond the first adds its compute, up to 8 at the share fitted to an
     // RTX 3090, beyond at a prompt's: +8.8 %, +6.0 %, -0.4 %, +7.6 %, +5.6 % at B = 2 to 32 and context 528

@@ -29,6 +29,8 @@ struct ModelSpec {
     std::optional<int> vocabulary;
     bool tied_embeddings = false;  ///< the output matrix is the input embedding table (read whole as the head)
     std::optional<int> context;   ///< the longest context the model takes, tokens
+    std::optional<int> attention_window;  ///< tokens a windowed layer attends to (gpt-oss: 128)
+    std::optional<int> window_layers;     ///< how many of the layers attend to that window only
     std::optional<int> sequence;  ///< a training sample's tokens
     std::optional<double> flops_per_sample;  ///< train: forward + backward
     std::optional<double> flops_per_token;   ///< llm: forward, 2 × parameters_per_token()
@@ -58,6 +60,13 @@ struct ModelSpec {
     /// shared an expert).
     double step_expert_weights(int sequences) const {
         return std::min(expert_weights(), active_expert_weights() * sequences);
+    }
+    /// Positions a token attends to at `position`, summed over the layers: every one in a full layer, at most the
+    /// window in a windowed one (whose cache llama.cpp keeps no longer). A KV cache and attention's FLOPs scale by it.
+    double attended_positions(double position) const {
+        const double windowed = window_layers.value_or(0);
+        return (layers.value_or(0) - windowed) * position +
+               windowed * std::min(position, double(attention_window.value_or(0)));
     }
 };
 
