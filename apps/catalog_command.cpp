@@ -174,9 +174,10 @@ Listing list_models(const CatalogArgs& a) {
     const ModelCatalog& models = ModelCatalog::shipped();
     Listing l{TextTable({{"model", A::left}, {"kind", A::left}, {"params"}, {"active"}, {"layers"}, {"d_model"},
                          {"context"}, {"FLOPs"}}),
-              {"name", "kind", "parameters", "active_parameters", "expert_parameters", "layers", "d_model", "heads",
-               "kv_heads", "head_dim", "ffn", "vocabulary", "tied_embeddings", "context", "attention_window",
-               "window_layers", "sequence", "flops_per_sample", "flops_per_token", "as_of", "source"}};
+              {"name", "kind", "parameters", "active_parameters", "expert_parameters", "experts", "active_experts",
+               "layers", "d_model", "heads", "kv_heads", "head_dim", "ffn", "vocabulary", "tied_embeddings", "context",
+               "attention_window", "window_layers", "sequence", "flops_per_sample", "flops_per_token", "as_of",
+               "source"}};
     const auto whole = [](const std::optional<int>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
     // Counts of weights and FLOPs are whole numbers: written as models.csv has them, not as 8030261248.0.
     const auto count = [](const std::optional<double>& v) {
@@ -192,7 +193,8 @@ Listing list_models(const CatalogArgs& a) {
                          whole_cell(m.d_model), whole_cell(m.context), flops ? scaled(*flops, "G") : "-"});
         l.json.push_back({{"name", m.name}, {"kind", llm ? "llm" : "train"}, {"parameters", count(m.parameters)},
                           {"active_parameters", count(m.active_parameters)},
-                          {"expert_parameters", count(m.expert_parameters)}, {"layers", whole(m.layers)},
+                          {"expert_parameters", count(m.expert_parameters)}, {"experts", whole(m.experts)},
+                          {"active_experts", whole(m.active_experts)}, {"layers", whole(m.layers)},
                           {"d_model", whole(m.d_model)}, {"heads", whole(m.heads)}, {"kv_heads", whole(m.kv_heads)},
                           {"head_dim", whole(m.head_dim)}, {"ffn", whole(m.ffn)}, {"vocabulary", whole(m.vocabulary)},
                           {"tied_embeddings", m.tied_embeddings}, {"context", whole(m.context)},

@@ -179,7 +179,7 @@ TEST_CASE("catalog models lists pricing/models.csv: what payback predict --workl
     CHECK(lines.size() - 1 == models);
     // Counts as the file writes them, the embedding untied (empty in the file: false)
     CHECK(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
-        return line.starts_with("llama-3-8b,llm,8030261248,,,32,4096,32,8,128,14336,128256,false,8192,,,,,15009849344,"
+        return line.starts_with("llama-3-8b,llm,8030261248,,,,,32,4096,32,8,128,14336,128256,false,8192,,,,,15009849344,"
                                 "2026-12-01,");
     }));
 

@@ -28,6 +28,8 @@ py::list models(const ModelCatalog& catalog) {
         r["parameters"] = s.parameters;
         r["active_parameters"] = maybe(s.active_parameters);
         r["expert_parameters"] = maybe(s.expert_parameters);
+        r["experts"] = maybe(s.experts);
+        r["active_experts"] = maybe(s.active_experts);
         r["layers"] = maybe(s.layers);
         r["d_model"] = maybe(s.d_model);
         r["heads"] = maybe(s.heads);

@@ -66,6 +66,8 @@ ModelSpec read_model(const CsvTable& t, std::size_t r) {
     m.parameters = required_number(t, r, "parameters", 1, max_parameters);
     m.active_parameters = number(t, r, "active_parameters", 1, max_parameters);
     m.expert_parameters = number(t, r, "expert_parameters", 1, max_parameters);
+    m.experts = whole(t, r, "experts");
+    m.active_experts = whole(t, r, "active_experts");
     m.layers = whole(t, r, "layers");
     m.d_model = whole(t, r, "d_model");
     m.heads = whole(t, r, "heads");
@@ -89,6 +91,11 @@ ModelSpec read_model(const CsvTable& t, std::size_t r) {
     m.line = t.line_of(r);
     if (m.active_parameters && *m.active_parameters > m.parameters)
         throw t.error(r, "active_parameters", "must not exceed parameters");
+    if ((m.experts || m.active_experts) && !(m.experts && m.active_experts && m.expert_parameters))
+        throw t.error(r, !m.experts ? "experts" : !m.active_experts ? "active_experts" : "expert_parameters",
+                      "experts and active_experts go with expert_parameters: all three or none");
+    if (m.experts && *m.active_experts > *m.experts)
+        throw t.error(r, "active_experts", fmt::format("must not exceed experts ({})", *m.experts));
     if (m.expert_parameters) {
         // The experts are some of the matrices, and a token reads every other matrix and some experts.
         if (!m.active_parameters) throw t.error(r, "expert_parameters", "a mixture of experts needs its active_parameters");
@@ -165,10 +172,10 @@ ModelCatalog ModelCatalog::load(const std::string& directory) {
     const std::filesystem::path dir(directory);
     ModelCatalog c;
     c.models_ = load_rows<ModelSpec>(dir / "models.csv",
-                                     {"name", "kind", "parameters", "active_parameters", "expert_parameters", "layers",
-                                      "d_model", "heads", "kv_heads", "head_dim", "ffn", "vocabulary", "tied_embeddings",
-                                      "context", "attention_window", "window_layers", "sequence", "flops_per_sample",
-                                      "flops_per_token", "as_of", "source"},
+                                     {"name", "kind", "parameters", "active_parameters", "expert_parameters", "experts",
+                                      "active_experts", "layers", "d_model", "heads", "kv_heads", "head_dim", "ffn",
+                                      "vocabulary", "tied_embeddings", "context", "attention_window", "window_layers",
+                                      "sequence", "flops_per_sample", "flops_per_token", "as_of", "source"},
                                      read_model);
     c.quants_ = load_rows<QuantFormat>(dir / "quants.csv",
                                        {"name", "bits_per_weight", "other_bits_per_weight", "block_size", "as_of", "source"},

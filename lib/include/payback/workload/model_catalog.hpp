@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,8 @@ struct ModelSpec {
     double parameters = 0;
     std::optional<double> active_parameters;  ///< a mixture of experts: the weights one token reads
     std::optional<double> expert_parameters;  ///< a mixture of experts: the weights of all its routed experts
+    std::optional<int> experts;         ///< routed experts a layer (gpt-oss-20b: 32)
+    std::optional<int> active_experts;  ///< of them, those a token routes to (4)
     std::optional<int> layers;
     std::optional<int> d_model;
     std::optional<int> heads;
@@ -56,10 +59,14 @@ struct ModelSpec {
     double shared_weights() const { return matrix_parameters() - expert_weights(); }
     /// The expert weights one token reads.
     double active_expert_weights() const { return parameters_per_token() - shared_weights(); }
-    /// The expert weights a decoding step of `sequences` reads: each sequence's, until all are read (as if no two
-    /// shared an expert).
+    /// The expert weights a decoding step of `sequences` reads. With the experts counted, each layer reads the
+    /// experts any sequence routes to: k of n each, routed independently and evenly, n × (1 − (1 − k/n)^sequences)
+    /// of them on average; without, each sequence's own, until all are read.
     double step_expert_weights(int sequences) const {
-        return std::min(expert_weights(), active_expert_weights() * sequences);
+        if (!experts || !active_experts) return std::min(expert_weights(), active_expert_weights() * sequences);
+        const double n = *experts, k = *active_experts;
+        const double routed = n * (1 - std::pow(1 - k / n, sequences));
+        return std::min(expert_weights(), active_expert_weights() / k * routed);
     }
     /// Positions a token attends to at `position`, summed over the layers: every one in a full layer, at most the
     /// window in a windowed one (whose cache llama.cpp keeps no longer). A KV cache and attention's FLOPs scale by it.
