@@ -52,7 +52,8 @@ the matrix kernels a prompt uses:
 micro-batches of 2 to 8 tokens in llama-bench-current.csv (least squares on the logarithm of the rate) and checked
 on rows not fitted on: the GB10's llama-batched-bench (2 to 32 sequences at contexts of 528 to 8,208,
 llama-bench-unfitted.csv, a family the fit never saw) and the RTX 4090's prompt in micro-batches of 16 to 512 on
-the 2024 software the fractions were fitted to (llama-bench-microbatch-2024.csv). Their error is the one added to a prediction with --batch > 1.
+the 2024 software the fractions were fitted to (llama-bench-microbatch-2024.csv). Their error is the one added to
+a prediction with --batch > 1.
 Apple's GPUs run llama.cpp's Metal kernels, whose products of 2 to 8 tokens pass over the weights once for each
 token: there, each token beyond the first up to 8 costs one more read of its weights at the family's fraction e,
 not compute (the M1 Pro's prompts of 2 to 4 tokens, llama-bench-metal-2024.csv, checked and not fitted on).
@@ -384,12 +385,13 @@ def batched_points(fits: dict[str, tuple[float, float, float]], prefill_factors:
         fp32 = compute_tflops(device) * 1e12
         bandwidth = spec(device, "memory_bandwidth_gb_s") * 1e9  # type: ignore[operator]
         current = GPUS[device]["vendor"] == "NVIDIA" and kind != "2024"  # the program's r: NVIDIA's current builds
-        metal = {"pass_seconds": matrices * BITS[row["quant"]] / 8 / (bandwidth * e)} if GPUS[device]["vendor"] == "Apple" else {}
+        weight_bytes = matrices * BITS[row["quant"]] / 8
+        metal = {"pass_seconds": weight_bytes / (bandwidth * e)} if GPUS[device]["vendor"] == "Apple" else {}
         points.append(metal | {
             "device": device, "label": f"{row['model']} {row['quant']} {k} tokens a step, context {context}", "fitted": kind == "fit",
             "measured": float(row["tokens_per_second"]), "quant": row["quant"], "batch": k,
             "fit": (e, o * (r if current else 1.0), c),
-            "seconds_at_peak": (matrices * BITS[row["quant"]] / 8 + kv) / bandwidth,
+            "seconds_at_peak": (weight_bytes + kv) / bandwidth,
             "compute_seconds": flops / (fp32 * prefill_share), "sequence_seconds": flops / fp32,
             "prompt_seconds": flops / (fp32 * prompt_share), "weights_per_flop": matrices / fp32})
     return points

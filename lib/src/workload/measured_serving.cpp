@@ -79,7 +79,7 @@ ServingPrediction serving_from_profile(const CalibrationProfile& profile, const 
     const double bytes_per_second = (bench_weight_bytes + b.batch * bench_kv) * *b.tokens_per_second / b.batch;
     const int batch = request.concurrency;
     const double weight_bytes = quant.bytes(model.shared_weights(), model.step_expert_weights(batch));
-    const double kv = 2.0 * *model.kv_heads * *model.head_dim * model.attended_positions(request.context) * served_kv_bytes;
+    const double kv = model.kv_cache_bytes(request.context, served_kv_bytes);
     const double decode = batch * bytes_per_second / (weight_bytes + batch * kv);
 
     // Prefill: 2 FLOPs a matrix weight a token and attention at the prompt's average position (the

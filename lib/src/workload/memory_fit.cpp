@@ -22,9 +22,10 @@ MemoryNeed llm_memory(const ModelSpec& model, const QuantFormat& quant, int cont
                       double kv_bytes_per_element) {
     if (model.kind != ModelKind::llm)
         throw InputError(model.file, model.line, "workload", model.name + " is a training workload, not an LLM");
-    shape(model.layers, model, "layers");  // read by attended_positions
-    const double kv_heads = shape(model.kv_heads, model, "kv_heads");
-    const double head_dim = shape(model.head_dim, model, "head_dim");
+    // kv_cache_bytes reads these three.
+    shape(model.layers, model, "layers");
+    shape(model.kv_heads, model, "kv_heads");
+    shape(model.head_dim, model, "head_dim");
     const double d_model = shape(model.d_model, model, "d_model");
     const double heads = shape(model.heads, model, "heads");
     const double vocabulary = shape(model.vocabulary, model, "vocabulary");
@@ -32,7 +33,7 @@ MemoryNeed llm_memory(const ModelSpec& model, const QuantFormat& quant, int cont
     MemoryNeed need;
     // Every weight is held, the input embedding too: the experts in the format's bits, the rest in its others'.
     need.weights_gb = quant.bytes(model.parameters - model.expert_weights(), model.expert_weights()) / bytes_per_gb;
-    need.kv_cache_gb = 2 * kv_heads * head_dim * model.attended_positions(context) * batch * kv_bytes_per_element / bytes_per_gb;
+    need.kv_cache_gb = model.kv_cache_bytes(context, kv_bytes_per_element) * batch / bytes_per_gb;
     need.activations_gb = batch * activation_bytes_per_element *
                           (vocabulary + heads * context + 4 * d_model + 2 * ffn) / bytes_per_gb;
     return need;

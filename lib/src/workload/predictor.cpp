@@ -238,7 +238,7 @@ void roofline(const Resolved& r, Prediction& p) {
     const double head_width = double(*model.heads) * *model.head_dim;
     // A token reads the matrices outside the experts and its experts', in the format's bits for each.
     const double weight_bytes_per_token = r.quant->bytes(model.shared_weights(), model.active_expert_weights());
-    const double kv_bytes = 2.0 * *model.kv_heads * *model.head_dim * model.attended_positions(p.context) * fp16_bytes;
+    const double kv_bytes = model.kv_cache_bytes(p.context, fp16_bytes);
     const double achievable_bandwidth = bandwidth * fraction(gpu, &FamilyFractions::decode_bandwidth);
     const double fp32 = compute_flops(gpu, bandwidth);
     // The share of FP32 peak a prompt's matrix kernels reach: prefill's, and decode's sequences beyond the few.
@@ -268,6 +268,7 @@ void roofline(const Resolved& r, Prediction& p) {
     // experts the more sequences it decodes at once, up to all of them.
     const double step_experts = model.step_expert_weights(p.batch);
     const double weight_bytes = r.quant->bytes(model.shared_weights(), step_experts);
+    const double step_weights = model.shared_weights() + step_experts;
     const double bytes = weight_bytes + p.batch * kv_bytes;
     const double memory_seconds = bytes / achievable_bandwidth;
     const double sequence_flops = *model.flops_per_token + 4.0 * model.attended_positions(p.context) * head_width;
@@ -287,10 +288,8 @@ void roofline(const Resolved& r, Prediction& p) {
     const bool cuda = gpu.vendor == "NVIDIA";
     const double overhead = fraction(gpu, &FamilyFractions::decode_overhead_s) * (cuda ? fit.decode_overhead_current : 1.0);
     // Quantized weights are unpacked once a step, at a cost in FP32 operations a weight fitted per family.
-    const double unpack_seconds = p.quant == "f16" ? 0.0
-                                                   : (model.shared_weights() + step_experts) *
-                                                         fraction(gpu, &FamilyFractions::decode_unpack_flops) /
-                                                         compute_flops(gpu, bandwidth);
+    const double unpack_seconds =
+        p.quant == "f16" ? 0.0 : step_weights * fraction(gpu, &FamilyFractions::decode_unpack_flops) / fp32;
     // Split over several devices, each reads its layers' share at its own bandwidth, one after another:
     // the memory time is one device's, and each further device adds a hop.
     p.split_seconds = (p.gpus - 1) * split_hop_seconds;

@@ -75,6 +75,10 @@ struct ModelSpec {
         return (layers.value_or(0) - windowed) * position +
                windowed * std::min(position, double(attention_window.value_or(0)));
     }
+    /// One sequence's KV cache at `context` tokens: a key and a value of every KV head at every attended position.
+    double kv_cache_bytes(double context, double bytes_per_element) const {
+        return 2.0 * kv_heads.value_or(0) * head_dim.value_or(0) * attended_positions(context) * bytes_per_element;
+    }
 };
 
 struct QuantFormat {
