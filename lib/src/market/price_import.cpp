@@ -19,7 +19,10 @@ namespace payback {
 namespace {
 
 std::string csv_cell(const std::string &text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos)
+  // A line opening with '#' reads as a comment: a cell that starts so is
+  // quoted, in case it opens its row.
+  if (text.find_first_of(",\"\r\n") == std::string::npos &&
+      !text.starts_with('#'))
     return text;
   std::string quoted = "\"";
   for (char c : text) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/csv_reader.hpp"
 #include "payback/market/catalog.hpp"
 #include "payback/market/price_import.hpp"
 #include "support/input_errors.hpp"
@@ -280,6 +281,20 @@ TEST_CASE("silybench: API offers and GPU-hour offers, each dated by its own chec
                                   {"", "2026-01-01", ""}, aliases());
                 }),
                 "bad.yaml", 5, "usd_per_gpu_hour", "expected a number of zero or more, got \"abc\"");
+}
+
+TEST_CASE("the CSV written reads back whole when a row opens with '#'", "[import]") {
+    // A provider named "#runpod" (found by the silybench fuzzer) opened a line with '#', which a reader takes for a
+    // comment: that row vanished on reading. Such a cell is quoted now.
+    const ImportResult r = import_prices(
+        "silybench",
+        {{"hash.yaml", "offers:\n- provider: '#runpod'\n  gpu_type: H100-80GB\n  provisioning: on-demand\n"
+                       "  usd_per_gpu_hour: 2.5\n  product: H100 SXM\n  checked_at: 2026-09-25\n"}},
+        {}, aliases());
+    REQUIRE(r.rows.size() == 1);
+    const std::string csv = to_csv(r);
+    CHECK_THAT(csv, Catch::Contains("\n\"#runpod\","));
+    CHECK(detail::CsvTable::parse(csv, "written.csv").rows() == 1);
 }
 
 TEST_CASE("epoch: purchase prices into the dated price series, rentals skipped", "[import]") {
